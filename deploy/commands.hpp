@@ -1,0 +1,19 @@
+#pragma once
+// The robocaf subcommands. Each takes the arguments after its name and returns
+// the process exit status (2 for bad arguments or configs).
+
+#include <string>
+#include <vector>
+
+namespace robocaf::deploy {
+
+/// `robocaf match`: a whole match in one process, in virtual time (or --realtime).
+int match_command(const std::vector<std::string>& args);
+
+/// `robocaf node --config FILE`: one node process of a distributed match.
+int node_command(const std::vector<std::string>& args);
+
+/// `robocaf launch FILE`: starts and supervises the node processes of a deploy config.
+int launch_command(const std::vector<std::string>& args, const std::string& self_executable);
+
+}  // namespace robocaf::deploy

@@ -1,0 +1,59 @@
+// robocaf: one executable, one subcommand per job.
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "deploy/cli.hpp"
+#include "deploy/commands.hpp"
+#include "runtime/config_loader.hpp"
+
+namespace {
+
+const char* kUsage =
+    "usage: robocaf <command> [options]\n"
+    "commands:\n"
+    "  match   play a whole match in this process (virtual time)\n"
+    "  node    run one node of a distributed match (--config FILE)\n"
+    "  launch  start and supervise the node processes of a deploy config\n";
+
+std::string self_executable(const char* argv0) {
+  std::error_code error;
+  auto path = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? std::string(argv0) : path.string();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace robocaf;
+  if (argc < 2) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  const std::string command = argv[1];
+  const std::vector<std::string> args(argv + 2, argv + argc);
+  try {
+    if (command == "match") return deploy::match_command(args);
+    if (command == "node") return deploy::node_command(args);
+    if (command == "launch") return deploy::launch_command(args, self_executable(argv[0]));
+    if (command == "--help" || command == "help") {
+      std::cout << kUsage;
+      return 0;
+    }
+    std::cerr << "robocaf: unknown command '" << command << "'\n" << kUsage;
+    return 2;
+  } catch (const deploy::UsageError& e) {
+    std::cerr << "robocaf " << command << ": " << e.what() << '\n';
+    return 2;
+  } catch (const runtime::ConfigError& e) {
+    std::cerr << "robocaf " << command << ": " << e.what() << '\n';
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "robocaf " << command << ": " << e.what() << '\n';
+    return 1;
+  }
+}
