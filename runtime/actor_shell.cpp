@@ -42,6 +42,7 @@ caf::message_handler shell_handlers(InstrumentedActor* self, ShellContext& ctx) 
   return {
       [&ctx](const msg::Roster& roster, const std::vector<caf::actor>& handles) {
         ctx.peers.update(roster, handles);
+        if (ctx.on_roster_change) ctx.on_roster_change();
       },
       [&ctx](const msg::Heartbeat& beat) {
         msg::HeartbeatAck ack;

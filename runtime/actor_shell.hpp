@@ -22,6 +22,7 @@ struct ShellContext {
   caf::actor directory;
   caf::actor supervisor;  // the mission manager; invalid for unsupervised actors
   Peers peers;
+  std::function<void()> on_roster_change;  // optional: runs after every roster update
 };
 
 /// How a spawner introduces an actor to the system.

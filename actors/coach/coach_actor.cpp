@@ -1,0 +1,61 @@
+#include "actors/coach/coach_actor.hpp"
+
+#include <map>
+#include <optional>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "actors/coach/coach_logic.hpp"
+
+namespace robocaf::actors {
+
+namespace {
+
+// Input: GameState (the referee, through the world; the cycle trigger),
+// HealthReport (its robots' mission managers). Output: CoachCommand to its team
+// skills.
+struct CoachState {
+  runtime::ShellContext ctx;
+  std::optional<CoachLogic> logic;
+  std::map<uint32_t, bool> operational;  // by robot id, from health reports
+  static inline const char* name = "coach";
+};
+
+caf::behavior coach(runtime::ShellActor<CoachState>* self, ActorSetup setup) {
+  auto& st = self->state;
+  runtime::init_shell(self, st.ctx, setup.shell);
+  st.logic.emplace(st.ctx.address.team(), setup.match.league());
+  runtime::join_directory(self, st.ctx);
+  return caf::message_handler{
+      [self](const msg::GameState& game) {
+        auto& s = self->state;
+        const auto team = s.ctx.address.team();
+        // The referee's list of robots on the field is what every coach of a
+        // match agrees on; a robot it lists but whose mission manager says it is
+        // down gets no placement and no role.
+        const auto& listed = team == msg::BLUE ? game.robots_blue() : game.robots_yellow();
+        std::vector<uint32_t> present;
+        for (uint32_t id : listed) {
+          auto health = s.operational.find(id);
+          if (health == s.operational.end() || health->second) present.push_back(id);
+        }
+        msg::CoachCommand command = s.logic->on_game_state(game, present);
+        if (auto team_skills = s.ctx.peers.find(team, 0, msg::ACTOR_TEAM_SKILLS))
+          self->send(team_skills, std::move(command));
+      },
+      [self](const msg::HealthReport& report) {
+        if (report.team() == self->state.ctx.address.team())
+          self->state.operational[report.robot_id()] = report.operational();
+      },
+  }
+      .or_else(runtime::shell_handlers(self, st.ctx));
+}
+
+}  // namespace
+
+caf::actor spawn_coach(caf::actor_system& system, const ActorSetup& setup) {
+  return system.spawn(coach, setup);
+}
+
+}  // namespace robocaf::actors

@@ -1,0 +1,42 @@
+#include "actors/perception/perception_actor.hpp"
+
+#include <optional>
+
+#include <caf/all.hpp>
+
+#include "actors/perception/detection_filter.hpp"
+
+namespace robocaf::actors {
+
+namespace {
+
+// Input: DetectionFrame (from the camera or the world). Output: Percept to its
+// robot's world knowledge.
+struct PerceptionState {
+  runtime::ShellContext ctx;
+  std::optional<DetectionFilter> filter;
+  static inline const char* name = "perception";
+};
+
+caf::behavior perception(runtime::ShellActor<PerceptionState>* self, ActorSetup setup) {
+  auto& st = self->state;
+  runtime::init_shell(self, st.ctx, setup.shell);
+  st.filter.emplace(st.ctx.address.team(), st.ctx.address.robot_id());
+  runtime::join_directory(self, st.ctx);
+  return caf::message_handler{
+      [self](const msg::DetectionFrame& frame) {
+        auto& s = self->state;
+        auto wk = s.ctx.peers.find(s.ctx.address.team(), s.ctx.address.robot_id(), msg::ACTOR_WORLD_KNOWLEDGE);
+        if (wk) self->send(wk, s.filter->to_percept(frame));
+      },
+  }
+      .or_else(runtime::shell_handlers(self, st.ctx));
+}
+
+}  // namespace
+
+caf::actor spawn_perception(caf::actor_system& system, const ActorSetup& setup) {
+  return system.spawn(perception, setup);
+}
+
+}  // namespace robocaf::actors

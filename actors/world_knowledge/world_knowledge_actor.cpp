@@ -1,0 +1,73 @@
+#include "actors/world_knowledge/world_knowledge_actor.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include <caf/all.hpp>
+
+#include "actors/world_knowledge/world_tracker.hpp"
+#include "runtime/cycle_buffer.hpp"
+
+namespace robocaf::actors {
+
+namespace {
+
+// Input: Percept (own perception), WorldEstimate (teammates' shares).
+// Output: WorldEstimate to teammates (every share period), team skills and its
+// own player skills, in that order: the order is what makes the shares and the
+// team skills' input settled before the world opens the next cycle.
+struct WorldKnowledgeState {
+  runtime::ShellContext ctx;
+  std::optional<WorldTracker> tracker;
+  runtime::CycleBuffer<uint32_t, msg::WorldEstimate> shares;
+  std::map<uint32_t, uint64_t> fused_cycle;  // newest share already fused, per teammate
+  uint64_t share_every = 1;                   // cycles between broadcasts
+  static inline const char* name = "world_knowledge";
+};
+
+caf::behavior world_knowledge(runtime::ShellActor<WorldKnowledgeState>* self, ActorSetup setup) {
+  auto& st = self->state;
+  runtime::init_shell(self, st.ctx, setup.shell);
+  st.tracker.emplace(st.ctx.address.team(), st.ctx.address.robot_id(), setup.match.league());
+  const double period = setup.match.sim().control_period();
+  if (period > 0 && setup.match.share_period() > 0)
+    st.share_every = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(setup.match.share_period() / period)));
+  runtime::join_directory(self, st.ctx);
+  return caf::message_handler{
+      [self](const msg::Percept& percept) {
+        auto& s = self->state;
+        const auto team = s.ctx.address.team();
+        const auto me = s.ctx.address.robot_id();
+        const uint64_t cycle = percept.cycle();
+        s.tracker->observe(percept);
+        s.shares.for_each_before(cycle, [&](uint32_t mate, uint64_t sent, const msg::WorldEstimate& share) {
+          if (s.fused_cycle.count(mate) && s.fused_cycle[mate] >= sent) return;
+          s.tracker->fuse(share);
+          s.fused_cycle[mate] = sent;
+        });
+        msg::WorldEstimate estimate = s.tracker->estimate(cycle, percept.t_capture());
+        if (cycle % s.share_every == 0) {
+          for (auto& [mate, handle] : s.ctx.peers.of_kind(team, msg::ACTOR_WORLD_KNOWLEDGE))
+            if (mate != me) self->send(handle, estimate);
+        }
+        if (auto team_skills = s.ctx.peers.find(team, 0, msg::ACTOR_TEAM_SKILLS)) self->send(team_skills, estimate);
+        if (auto skills = s.ctx.peers.find(team, me, msg::ACTOR_PLAYER_SKILLS)) self->send(skills, std::move(estimate));
+      },
+      [self](const msg::WorldEstimate& share) {
+        auto& s = self->state;
+        if (share.team() != s.ctx.address.team() || share.robot_id() == s.ctx.address.robot_id()) return;
+        s.shares.put(share.robot_id(), share.cycle(), share);
+      },
+  }
+      .or_else(runtime::shell_handlers(self, st.ctx));
+}
+
+}  // namespace
+
+caf::actor spawn_world_knowledge(caf::actor_system& system, const ActorSetup& setup) {
+  return system.spawn(world_knowledge, setup);
+}
+
+}  // namespace robocaf::actors

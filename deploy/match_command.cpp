@@ -1,0 +1,113 @@
+#include <chrono>
+#include <fstream>
+#include <iostream>
+
+#include <caf/all.hpp>
+
+#include "deploy/cli.hpp"
+#include "deploy/commands.hpp"
+#include "deploy/system.hpp"
+#include "messages/game.pb.h"
+#include "runtime/config_loader.hpp"
+#include "runtime/directory.hpp"
+#include "runtime/game_log.hpp"
+#include "runtime/match_summary.hpp"
+#include "runtime/message_types.hpp"
+#include "runtime/atoms.hpp"
+#include "runtime/proto_inspect.hpp"
+#include "sim/world_actor.hpp"
+
+namespace robocaf::deploy {
+
+namespace {
+
+const char* kMatchUsage =
+    "usage: robocaf match [--config FILE] [--seed N] [--half-duration SECONDS] [--log FILE]\n"
+    "                     [--summary-json FILE] [--realtime] [--threads N] [--quiet]";
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out{path, std::ios::trunc};
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+}  // namespace
+
+int match_command(const std::vector<std::string>& args) {
+  Arguments arguments{args, {"config", "seed", "half-duration", "log", "summary-json", "threads"},
+                      {"realtime", "quiet", "help"}, 0};
+  if (arguments.has("help")) {
+    std::cout << kMatchUsage << '\n';
+    return 0;
+  }
+  msg::MatchConfig match = arguments.value("config") ? runtime::load_match_config(*arguments.value("config"))
+                                                     : runtime::default_match_config();
+  if (auto seed = arguments.unsigned_number("seed")) match.set_seed(*seed);
+  if (auto half = arguments.number("half-duration", 1.0, 24 * 3600.0)) match.set_half_duration(*half);
+  const std::string log_path = arguments.value("log").value_or("match-seed" + std::to_string(match.seed()) + ".rclog");
+  const bool realtime = arguments.has("realtime");
+  const bool quiet = arguments.has("quiet");
+  const unsigned threads = static_cast<unsigned>(arguments.unsigned_number("threads").value_or(0));
+
+  SystemConfig config{false, threads};
+  caf::actor_system system{config};
+  auto directory = runtime::spawn_directory(system, match.league().team_size());
+  msg::NodeIdentity identity;
+  identity.set_name("local");
+  identity.set_world(true);
+  join(system, directory, identity);
+
+  sim::WorldOptions options;
+  options.match = match;
+  options.realtime = realtime;
+  options.log_path = log_path;
+  options.startup_timeout_seconds = 60;
+  if (!quiet) options.progress = [](const std::string& line) { std::cout << line << std::endl; };
+  const auto wall_start = std::chrono::steady_clock::now();
+  auto world = sim::spawn_world(system, directory, options);
+  for (auto team : {msg::BLUE, msg::YELLOW}) {
+    std::vector<uint32_t> ids;
+    for (uint32_t id = 1; id <= match.league().team_size(); ++id) ids.push_back(id);
+    spawn_team(system, directory, match, team, true, ids);
+  }
+  if (!quiet)
+    std::cout << "robocaf match: " << match.league().name() << " " << match.league().team_size() << " v "
+              << match.league().team_size() << ", seed " << match.seed() << ", two halves of "
+              << match.half_duration() << " s, " << (realtime ? "real time" : "virtual time") << std::endl;
+
+  bool ended = false;
+  std::string failure;
+  {
+    caf::scoped_actor self{system};
+    self->request(world, caf::infinite, runtime::await_atom::value)
+        .receive([&](const msg::GameState&) { ended = true; },
+                 [&](caf::error& err) { failure = system.render(err); });
+  }
+  const double wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  auto messages = messages_per_kind(system, directory);
+  stop_all(system, directory);
+  if (!ended) {
+    std::cerr << "robocaf match: the match did not finish: " << failure << '\n';
+    return 1;
+  }
+
+  runtime::MatchSummary summary = runtime::summarize_log(log_path);
+  runtime::SummaryExtras extras;
+  extras.numbers["wall_seconds"] = wall_seconds;
+  extras.numbers["real_time_factor"] = wall_seconds > 0 ? summary.sim_seconds / wall_seconds : 0;
+  extras.numbers["seed"] = static_cast<double>(match.seed());
+  extras.strings["log"] = log_path;
+  extras.strings["log_sha256"] = runtime::sha256_file(log_path);
+  extras.messages_per_kind = messages;
+  std::cout << runtime::format_result_table(summary);
+  std::cout << "messages per actor kind:\n";
+  for (auto& [kind, count] : messages) std::cout << "  " << kind << ": " << count << '\n';
+  std::cout << "wall time " << wall_seconds << " s, real-time factor "
+            << extras.numbers["real_time_factor"] << "x\n";
+  std::cout << "game log " << log_path << " (sha256 " << extras.strings["log_sha256"] << ")\n";
+  if (auto json = arguments.value("summary-json")) write_file(*json, runtime::summary_json(summary, extras));
+  return 0;
+}
+
+}  // namespace robocaf::deploy

@@ -1,0 +1,47 @@
+#pragma once
+// Protobuf text-format configs. Every error names file:line:col (1-based) so a
+// user can jump straight to the offending line; nothing is silently ignored
+// (unknown fields, wrong types and bad enum names are all errors).
+
+#include <stdexcept>
+#include <string>
+
+#include "messages/config.pb.h"
+
+namespace robocaf::runtime {
+
+/// A config that cannot be read, parsed or validated. what() starts with
+/// "<file>:<line>:<col>: " when the position is known, else "<file>: ".
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Parses `text` into `out` (cleared first). `name_for_errors` stands for the
+/// file name in error messages. Throws ConfigError.
+void parse_text_config(const std::string& text, const std::string& name_for_errors,
+                       google::protobuf::Message& out);
+
+/// Reads and parses the file at `path` into `out`. Throws ConfigError, also
+/// when the file is missing or unreadable.
+void load_text_config(const std::string& path, google::protobuf::Message& out);
+
+/// Checks the semantics the schema cannot express: positive sizes, team_size
+/// 1..11, control_period a whole multiple of physics_step, half_duration > 0.
+/// Throws ConfigError("<name>: <field.path> ...") naming the first bad field.
+void validate_match_config(const msg::MatchConfig& config, const std::string& name);
+
+/// load_text_config + validate_match_config. Semantic errors also carry the
+/// line:col of the offending field when the file sets it.
+msg::MatchConfig load_match_config(const std::string& path);
+
+/// Parses and validates a MatchConfig given as text (see parse_text_config).
+msg::MatchConfig parse_match_config(const std::string& text, const std::string& name_for_errors);
+
+/// The MiroSot preset (configs/match/mirosot.pbtxt), embedded at build time.
+msg::MatchConfig default_match_config();
+
+/// The embedded MiroSot preset as text, e.g. to show a user what to edit.
+const char* default_match_config_text();
+
+}  // namespace robocaf::runtime

@@ -1,0 +1,285 @@
+#include "sim/world_actor.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include <caf/all.hpp>
+
+#include "messages/log.pb.h"
+#include "messages/runtime.pb.h"
+#include "runtime/actor_shell.hpp"
+#include "runtime/atoms.hpp"
+#include "runtime/game_log.hpp"
+#include "sim/global_camera.hpp"
+#include "sim/physics.hpp"
+#include "sim/referee.hpp"
+
+namespace robocaf::sim {
+
+namespace {
+
+using RobotKey = std::pair<int, uint32_t>;  // (team, robot id); id 0 = team actors
+
+struct WorldState {
+  runtime::ShellContext ctx;
+  WorldOptions options;
+  std::unique_ptr<Physics> physics;
+  std::unique_ptr<GlobalCamera> camera;
+  std::unique_ptr<Referee> referee;
+  std::unique_ptr<runtime::GameLogWriter> log;
+  std::map<RobotKey, bool> operational;  // from mission managers
+  std::set<RobotKey> pending;            // participants the current cycle waits for
+  std::map<RobotKey, msg::RobotCommand> commands;  // this cycle's, logged in key order
+  uint64_t cycle = 0;
+  int steps_per_cycle = 1;
+  bool started = false;
+  bool finished = false;
+  msg::GameState last_logged_state;
+  std::vector<caf::response_promise> waiting;
+  static inline const char* name = "world";
+};
+
+using Self = runtime::ShellActor<WorldState>;
+
+const msg::Team kTeams[] = {msg::BLUE, msg::YELLOW};
+
+double period(const Self* self) { return self->state.options.match.sim().control_period(); }
+double now(const Self* self) { return static_cast<double>(self->state.cycle) * period(self); }
+
+void log_record(Self* self, const std::function<void(msg::LogRecord&)>& fill) {
+  if (!self->state.log) return;
+  msg::LogRecord record;
+  record.set_t(now(self));
+  fill(record);
+  self->state.log->append(record);
+}
+
+void progress(Self* self, const std::string& line) {
+  if (self->state.options.progress) self->state.options.progress(line);
+}
+
+// Operational: its mission manager says so and is still registered (a killed
+// process cannot report its own death; the directory notices it).
+bool is_operational(const Self* self, msg::Team team, uint32_t id) {
+  auto it = self->state.operational.find({int(team), id});
+  return it != self->state.operational.end() && it->second &&
+         self->state.ctx.peers.find(team, id, msg::ACTOR_MISSION_MANAGER);
+}
+
+bool everyone_ready(const Self* self) {
+  const uint32_t size = self->state.options.match.league().team_size();
+  for (auto team : kTeams)
+    for (uint32_t id = 0; id <= size; ++id)
+      if (!is_operational(self, team, id)) return false;
+  return true;
+}
+
+void finish(Self* self) {
+  auto& s = self->state;
+  if (s.finished) return;
+  s.finished = true;
+  if (s.log) s.log->close();
+  msg::GameState final_state = s.referee->state();
+  for (auto& promise : s.waiting) promise.deliver(final_state);
+  s.waiting.clear();
+}
+
+void end_cycle(Self* self);
+
+void begin_cycle(Self* self) {
+  auto& s = self->state;
+  const double t = now(self);
+  for (const msg::RefereeEvent& event : s.referee->update(*s.physics, t, s.cycle)) {
+    log_record(self, [&](msg::LogRecord& r) { *r.mutable_referee() = event; });
+    if (event.kind() != msg::REF_EVENT_SHOT && event.kind() != msg::REF_EVENT_REPOSITION) {
+      std::ostringstream line;
+      line.precision(1);
+      line << std::fixed << "[" << t << " s] " << event.reason() << "  (blue " << event.score_blue() << " : "
+           << event.score_yellow() << " yellow)";
+      progress(self, line.str());
+    }
+  }
+  msg::GameState game = s.referee->state();
+  game.set_cycle(s.cycle);
+  game.set_t(t);
+  game.clear_robots_blue();
+  game.clear_robots_yellow();
+  const uint32_t size = s.options.match.league().team_size();
+  for (uint32_t id = 1; id <= size; ++id) {
+    if (is_operational(self, msg::BLUE, id)) game.add_robots_blue(id);
+    if (is_operational(self, msg::YELLOW, id)) game.add_robots_yellow(id);
+  }
+  if (game.stage() != s.last_logged_state.stage() || game.command() != s.last_logged_state.command() ||
+      game.score_blue() != s.last_logged_state.score_blue() ||
+      game.score_yellow() != s.last_logged_state.score_yellow() || s.cycle % 50 == 0) {
+    log_record(self, [&](msg::LogRecord& r) { *r.mutable_game_state() = game; });
+    s.last_logged_state = game;
+  }
+  msg::WorldTruth truth = s.physics->truth(s.cycle);
+  log_record(self, [&](msg::LogRecord& r) { *r.mutable_truth() = truth; });
+  if (game.stage() == msg::STAGE_POST_GAME) {
+    finish(self);
+    return;
+  }
+  msg::DetectionFrame frame = s.camera->observe(truth, s.cycle, t);
+  frame.set_t_sent(t);
+  log_record(self, [&](msg::LogRecord& r) { *r.mutable_detection() = frame; });
+
+  s.pending.clear();
+  s.commands.clear();
+  for (auto team : kTeams) {
+    for (uint32_t id = 1; id <= size; ++id) {
+      if (!is_operational(self, team, id)) continue;
+      auto motor = s.ctx.peers.find(team, id, msg::ACTOR_MOTOR);
+      auto perception = s.ctx.peers.find(team, id, msg::ACTOR_PERCEPTION);
+      if (!motor || !perception) continue;
+      msg::Odometry odometry = s.physics->odometry(team, id);
+      odometry.set_cycle(s.cycle);
+      odometry.set_t(t);
+      // Odometry first: the motor must know the time before the cycle's command.
+      self->send(motor, std::move(odometry));
+      self->send(perception, frame);
+      s.pending.insert({int(team), id});
+    }
+    auto coach = s.ctx.peers.find(team, 0, msg::ACTOR_COACH);
+    auto team_skills = s.ctx.peers.find(team, 0, msg::ACTOR_TEAM_SKILLS);
+    if (coach && team_skills && is_operational(self, team, 0)) {
+      self->send(coach, game);
+      s.pending.insert({int(team), 0});
+    }
+  }
+  if (!s.options.realtime && s.pending.empty()) end_cycle(self);
+}
+
+void end_cycle(Self* self) {
+  auto& s = self->state;
+  for (auto& [key, command] : s.commands) log_record(self, [&](msg::LogRecord& r) { *r.mutable_command() = command; });
+  s.commands.clear();
+  const double dt = s.options.match.sim().physics_step();
+  for (int i = 0; i < s.steps_per_cycle; ++i) s.physics->step(dt);
+  ++s.cycle;
+  if (s.log) s.log->flush();
+  if (!s.options.realtime) self->send(self, runtime::tick_atom::value);
+}
+
+void settle(Self* self, const RobotKey& key) {
+  auto& s = self->state;
+  if (s.pending.erase(key) > 0 && s.pending.empty() && !s.options.realtime && s.started && !s.finished)
+    end_cycle(self);
+}
+
+void schedule_realtime_tick(Self* self) {
+  auto delay = std::chrono::duration_cast<caf::timespan>(std::chrono::duration<double>(period(self)));
+  self->delayed_send(self, delay, runtime::tick_atom::value);
+}
+
+void start_match(Self* self) {
+  auto& s = self->state;
+  if (s.started) return;
+  s.started = true;
+  progress(self, "kick-off: every robot has joined");
+  begin_cycle(self);
+  if (s.options.realtime) schedule_realtime_tick(self);
+}
+
+caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
+  auto& st = self->state;
+  st.options = std::move(options);
+  const auto& match = st.options.match;
+  runtime::ShellSetup setup{runtime::make_address(msg::TEAM_UNSPECIFIED, 0, msg::ACTOR_WORLD), directory, {}};
+  runtime::init_shell(self, st.ctx, setup);
+  st.physics = std::make_unique<Physics>(match.league(), match.sim());
+  st.camera = std::make_unique<GlobalCamera>(match.sim().detection_noise(), match.seed());
+  st.referee = std::make_unique<Referee>(match);
+  st.steps_per_cycle =
+      std::max(1, static_cast<int>(std::lround(match.sim().control_period() / match.sim().physics_step())));
+  for (auto team : kTeams) {
+    auto poses = st.referee->kickoff_positions(team, match.league().team_size());
+    for (uint32_t id = 1; id <= match.league().team_size(); ++id)
+      st.physics->add_robot(team, id, poses.at(id - 1));
+  }
+  if (!st.options.log_path.empty()) {
+    msg::LogHeader header;
+    header.set_format_version(1);
+    *header.mutable_config() = match;
+    header.set_seed(match.seed());
+    header.set_producer("robocaf");
+    st.log = std::make_unique<runtime::GameLogWriter>(st.options.log_path, header);
+  }
+  st.ctx.on_roster_change = [self] {
+    // Stop waiting for participants that vanished in the middle of a cycle.
+    auto pending = self->state.pending;
+    for (auto& [team, id] : pending)
+      if (!is_operational(self, static_cast<msg::Team>(team), id)) settle(self, {team, id});
+  };
+  runtime::join_directory(self, st.ctx);
+  auto timeout = std::chrono::duration_cast<caf::timespan>(
+      std::chrono::duration<double>(st.options.startup_timeout_seconds));
+  self->delayed_send(self, timeout, runtime::start_atom::value);
+  return caf::message_handler{
+      [self](const msg::HealthReport& health) {
+        auto& s = self->state;
+        RobotKey key{int(health.team()), health.robot_id()};
+        s.operational[key] = health.operational();
+        if (!s.started && everyone_ready(self)) start_match(self);
+        if (!health.operational()) settle(self, key);
+      },
+      [self](const msg::RobotCommand& command) {
+        auto& s = self->state;
+        if (!s.started || s.finished) return;
+        RobotKey key{int(command.team()), command.robot_id()};
+        if (!s.options.realtime && command.cycle() != s.cycle) return;
+        s.physics->set_command(command.team(), command.robot_id(), command, now(self));
+        s.commands[key] = command;
+        settle(self, key);
+      },
+      [self](const msg::CycleDone& done) {
+        auto& s = self->state;
+        if (s.options.realtime || done.cycle() != s.cycle) return;
+        settle(self, {int(done.address().team()), 0});
+      },
+      [self](runtime::tick_atom) {
+        auto& s = self->state;
+        if (s.finished) return;
+        if (s.options.realtime) {
+          end_cycle(self);
+          schedule_realtime_tick(self);
+        }
+        begin_cycle(self);
+      },
+      [self](runtime::start_atom) {
+        auto& s = self->state;
+        if (s.started) return;
+        if (s.options.realtime) {
+          progress(self, "startup timeout: playing with the robots that joined");
+          start_match(self);
+        } else {
+          std::cerr << "robocaf: not every robot joined within the startup timeout\n";
+          for (auto& promise : s.waiting)
+            promise.deliver(caf::make_error(caf::sec::request_timeout, "robots did not join in time"));
+          s.waiting.clear();
+          self->quit(caf::sec::request_timeout);
+        }
+      },
+      [self](runtime::await_atom) {
+        auto promise = self->make_response_promise();
+        self->state.waiting.push_back(promise);
+        return promise;
+      },
+  }
+      .or_else(runtime::shell_handlers(self, st.ctx));
+}
+
+}  // namespace
+
+caf::actor spawn_world(caf::actor_system& system, const caf::actor& directory, WorldOptions options) {
+  return system.spawn(world, directory, std::move(options));
+}
+
+}  // namespace robocaf::sim

@@ -1,0 +1,83 @@
+// `robocaf match` end to end: a whole match in one process, reproducible.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "process.hpp"
+#include "runtime/game_log.hpp"
+#include "messages/log.pb.h"
+
+namespace robocaf::testing {
+namespace {
+
+TEST(LocalMatch, PlaysToTheEndScoresAndIsReproducibleWhateverTheThreads) {
+  const std::string json1 = temp_path("m1.json"), json2 = temp_path("m2.json"), json3 = temp_path("m3.json");
+  auto first = run("match --seed 7 --half-duration 60 --threads 1 --quiet --log " + temp_path("m1.rclog") +
+                   " --summary-json " + json1);
+  ASSERT_EQ(first.status, 0) << first.output;
+  auto second = run("match --seed 7 --half-duration 60 --threads 4 --quiet --log " + temp_path("m2.rclog") +
+                    " --summary-json " + json2);
+  ASSERT_EQ(second.status, 0) << second.output;
+  auto other_seed = run("match --seed 8 --half-duration 60 --quiet --log " + temp_path("m3.rclog") +
+                        " --summary-json " + json3);
+  ASSERT_EQ(other_seed.status, 0) << other_seed.output;
+
+  auto a = read_json(json1), b = read_json(json2), c = read_json(json3);
+  EXPECT_NEAR(a["sim_seconds"].get<double>(), 120.0, 1.0);
+  EXPECT_TRUE(a["finished"].get<bool>());
+  EXPECT_GT(a["score"]["blue"].get<int>() + a["score"]["yellow"].get<int>() +
+                c["score"]["blue"].get<int>() + c["score"]["yellow"].get<int>(), 0)
+      << "no goal in two matches";
+  EXPECT_EQ(a["log_sha256"], b["log_sha256"]) << "same seed, different thread count, different log";
+  EXPECT_NE(a["log_sha256"], c["log_sha256"]) << "different seeds gave the same log";
+  EXPECT_GT(a["messages_per_kind"]["motor"].get<int>(), 1000);
+}
+
+TEST(LocalMatch, BothTeamsMove) {
+  const std::string log = temp_path("moves.rclog");
+  auto result = run("match --seed 3 --half-duration 20 --quiet --log " + log);
+  ASSERT_EQ(result.status, 0) << result.output;
+  runtime::GameLogReader reader{log};
+  msg::LogRecord record;
+  std::map<std::pair<int, uint32_t>, double> first_x, travelled;
+  while (reader.next(record)) {
+    if (!record.has_truth()) continue;
+    for (const auto& robot : record.truth().robots()) {
+      auto key = std::make_pair(int(robot.team()), robot.robot_id());
+      if (!first_x.count(key)) first_x[key] = robot.pose().x();
+      travelled[key] = std::max(travelled[key], std::abs(robot.pose().x() - first_x[key]));
+    }
+  }
+  for (auto team : {msg::BLUE, msg::YELLOW}) {
+    int moving = 0;
+    for (uint32_t id = 1; id <= 5; ++id) moving += travelled[{int(team), id}] > 0.1 ? 1 : 0;
+    EXPECT_GE(moving, 3) << "team " << team << " barely moved";
+  }
+}
+
+TEST(LocalMatch, BadArgumentsAndConfigsExitWithTwoAndSayWhatIsWrong) {
+  auto unknown = run("match --sed 7");
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_NE(unknown.output.find("--sed"), std::string::npos) << unknown.output;
+
+  auto not_a_number = run("match --seed seven");
+  EXPECT_EQ(not_a_number.status, 2);
+  EXPECT_NE(not_a_number.output.find("seven"), std::string::npos);
+
+  const std::string bad_config = temp_path("bad.pbtxt");
+  std::ofstream{bad_config} << "league {\n  name: \"mirosot\"\n  team_sise: 5\n}\n";
+  auto bad = run("match --config " + bad_config);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.output.find(bad_config + ":3:3"), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("team_sise"), std::string::npos) << bad.output;
+
+  auto missing = run("match --config /nonexistent/match.pbtxt");
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.output.find("/nonexistent/match.pbtxt"), std::string::npos);
+
+  auto no_command = run("dance");
+  EXPECT_EQ(no_command.status, 2);
+}
+
+}  // namespace
+}  // namespace robocaf::testing
