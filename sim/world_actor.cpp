@@ -115,9 +115,12 @@ void begin_cycle(Self* self) {
     if (is_operational(self, msg::BLUE, id)) game.add_robots_blue(id);
     if (is_operational(self, msg::YELLOW, id)) game.add_robots_yellow(id);
   }
-  if (game.stage() != s.last_logged_state.stage() || game.command() != s.last_logged_state.command() ||
-      game.score_blue() != s.last_logged_state.score_blue() ||
-      game.score_yellow() != s.last_logged_state.score_yellow() || s.cycle % 50 == 0) {
+  const auto& last = s.last_logged_state;
+  const bool changed = game.stage() != last.stage() || game.command() != last.command() ||
+                       game.score_blue() != last.score_blue() || game.score_yellow() != last.score_yellow() ||
+                       game.robots_blue_size() != last.robots_blue_size() ||
+                       game.robots_yellow_size() != last.robots_yellow_size();
+  if (changed || s.cycle % 50 == 0) {
     log_record(self, [&](msg::LogRecord& r) { *r.mutable_game_state() = game; });
     s.last_logged_state = game;
   }

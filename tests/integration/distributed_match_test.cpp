@@ -44,7 +44,6 @@ TEST(DistributedMatch, ThirteenProcessesSurviveAKilledRobotAndFinish) {
   }
   ASSERT_NE(victim, 0) << "the blue-3 node never started";
   std::this_thread::sleep_for(std::chrono::seconds(12));
-  const auto killed_at = std::chrono::steady_clock::now();
   ASSERT_EQ(kill(victim, SIGKILL), 0);
 
   auto result = match.get();
@@ -52,8 +51,8 @@ TEST(DistributedMatch, ThirteenProcessesSurviveAKilledRobotAndFinish) {
   EXPECT_NE(result.output.find("restarted blue-3"), std::string::npos) << result.output;
   auto summary = read_json(json);
   EXPECT_TRUE(summary["finished"].get<bool>());
-  EXPECT_NEAR(summary["sim_seconds"].get<double>(), 40.0, 2.0);
-  (void)killed_at;
+  EXPECT_GE(summary["sim_seconds"].get<double>(), 40.0);
+  EXPECT_LE(summary["sim_seconds"].get<double>(), 70.0);
 
   // The restarted robot rejoined: it is listed on the field again and moves.
   runtime::GameLogReader reader{log};

@@ -23,7 +23,9 @@ TEST(LocalMatch, PlaysToTheEndScoresAndIsReproducibleWhateverTheThreads) {
   ASSERT_EQ(other_seed.status, 0) << other_seed.output;
 
   auto a = read_json(json1), b = read_json(json2), c = read_json(json3);
-  EXPECT_NEAR(a["sim_seconds"].get<double>(), 120.0, 1.0);
+  // Two halves of play plus the referee's pauses (kick-off placements, half time).
+  EXPECT_GE(a["sim_seconds"].get<double>(), 120.0);
+  EXPECT_LE(a["sim_seconds"].get<double>(), 150.0);
   EXPECT_TRUE(a["finished"].get<bool>());
   EXPECT_GT(a["score"]["blue"].get<int>() + a["score"]["yellow"].get<int>() +
                 c["score"]["blue"].get<int>() + c["score"]["yellow"].get<int>(), 0)
