@@ -1,6 +1,8 @@
 #include <chrono>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include <caf/all.hpp>
 
@@ -29,6 +31,18 @@ void write_file(const std::string& path, const std::string& text) {
   std::ofstream out{path, std::ios::trunc};
   out << text;
   if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+std::string print_kind_stats(const std::map<std::string, KindStats>& stats) {
+  std::ostringstream out;
+  out << "actor kind        messages   avg us   max us  (slowest message)\n";
+  for (auto& [kind, s] : stats) {
+    const double avg = s.messages ? s.total_us / static_cast<double>(s.messages) : 0.0;
+    out << std::left << std::setw(16) << kind << std::right << std::setw(10) << s.messages << std::fixed
+        << std::setprecision(1) << std::setw(9) << avg << std::setw(9) << s.max_us << "  (" << s.slowest_message
+        << ")\n";
+  }
+  return out.str();
 }
 
 }  // namespace
@@ -85,7 +99,7 @@ int match_command(const std::vector<std::string>& args) {
   }
   const double wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  auto messages = messages_per_kind(system, directory);
+  auto stats = stats_per_kind(system, directory);
   stop_all(system, directory);
   if (!ended) {
     std::cerr << "robocaf match: the match did not finish: " << failure << '\n';
@@ -99,10 +113,9 @@ int match_command(const std::vector<std::string>& args) {
   extras.numbers["seed"] = static_cast<double>(match.seed());
   extras.strings["log"] = log_path;
   extras.strings["log_sha256"] = runtime::sha256_file(log_path);
-  extras.messages_per_kind = messages;
+  for (auto& [kind, kind_stats] : stats) extras.messages_per_kind[kind] = kind_stats.messages;
   std::cout << runtime::format_result_table(summary);
-  std::cout << "messages per actor kind:\n";
-  for (auto& [kind, count] : messages) std::cout << "  " << kind << ": " << count << '\n';
+  std::cout << print_kind_stats(stats);
   std::cout << "wall time " << wall_seconds << " s, real-time factor "
             << extras.numbers["real_time_factor"] << "x\n";
   std::cout << "game log " << log_path << " (sha256 " << extras.strings["log_sha256"] << ")\n";

@@ -61,8 +61,8 @@ std::pair<msg::Roster, std::vector<caf::actor>> everyone(caf::actor_system& syst
 
 }  // namespace
 
-std::map<std::string, uint64_t> messages_per_kind(caf::actor_system& system, const caf::actor& directory) {
-  std::map<std::string, uint64_t> totals;
+std::map<std::string, KindStats> stats_per_kind(caf::actor_system& system, const caf::actor& directory) {
+  std::map<std::string, KindStats> totals;
   auto [roster, handles] = everyone(system, directory);
   caf::scoped_actor self{system};
   for (size_t i = 0; i < handles.size(); ++i) {
@@ -70,7 +70,15 @@ std::map<std::string, uint64_t> messages_per_kind(caf::actor_system& system, con
     self->request(handles[i], std::chrono::seconds(5), runtime::stats_atom::value)
         .receive(
             [&](const msg::Telemetry& telemetry) {
-              for (const auto& handler : telemetry.handlers()) totals[kind] += handler.calls();
+              auto& total = totals[kind];
+              for (const auto& handler : telemetry.handlers()) {
+                total.messages += handler.calls();
+                total.total_us += handler.avg_us() * static_cast<double>(handler.calls());
+                if (handler.max_us() > total.max_us) {
+                  total.max_us = handler.max_us();
+                  total.slowest_message = handler.message_type();
+                }
+              }
             },
             [](caf::error&) {});
   }

@@ -29,8 +29,14 @@ std::vector<caf::actor> spawn_team(caf::actor_system& system, const caf::actor& 
                                    const msg::MatchConfig& match, msg::Team team, bool team_actors,
                                    const std::vector<uint32_t>& robot_ids);
 
-/// Messages handled so far, summed per actor kind, from every registered actor.
-std::map<std::string, uint64_t> messages_per_kind(caf::actor_system& system, const caf::actor& directory);
+/// Handler statistics of every registered actor, merged per actor kind.
+struct KindStats {
+  uint64_t messages = 0;
+  double total_us = 0;
+  double max_us = 0;
+  std::string slowest_message;  // the message type of max_us
+};
+std::map<std::string, KindStats> stats_per_kind(caf::actor_system& system, const caf::actor& directory);
 
 /// Stops every actor the directory knows, then the directory itself.
 void stop_all(caf::actor_system& system, const caf::actor& directory);
