@@ -1,0 +1,468 @@
+#include "actors/player_skills/skill_controller.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <Eigen/Dense>
+
+namespace robocaf::actors {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+using V = Eigen::Vector2d;
+
+double wrap_angle(double a) {
+  a = std::remainder(a, 2.0 * kPi);
+  return a <= -kPi ? a + 2.0 * kPi : a;
+}
+
+double angle_of(const V& v) { return std::atan2(v.y(), v.x()); }
+
+V unit_or(const V& v, const V& fallback) {
+  const double n = v.norm();
+  return n > 1e-9 ? V(v / n) : fallback;
+}
+
+double limit_or(double v, double fallback) { return v > 0.0 ? v : fallback; }
+
+double to_ball_now(const V& p, const msg::WorldEstimate& world) {
+  return (V(world.ball().position().x(), world.ball().position().y()) - p).norm();
+}
+
+}  // namespace
+
+SkillController::SkillController(msg::Team team, uint32_t robot_id, const msg::LeaguePreset& league,
+                                 SkillParams params)
+    : team_(team),
+      robot_id_(robot_id),
+      league_(league),
+      params_(params),
+      omni_(league.robot().drive() == msg::DRIVE_OMNI),
+      symmetric_(league.robot().drive() == msg::DRIVE_DIFFERENTIAL && league.robot().kick_speed() <= 0.0) {}
+
+// --- motion primitives ----------------------------------------------------------
+
+SkillController::Vel SkillController::drive_to(const Pose& self, double tx, double ty, double speed_cap,
+                                               bool stop_at_target, double face_theta, bool face,
+                                               bool allow_reverse) {
+  const auto& robot = league_.robot();
+  const V d(tx - self.x, ty - self.y);
+  const double dist = d.norm();
+  double speed = speed_cap;
+  if (stop_at_target) {
+    // Plan the stop with part of the braking power: commands take effect a
+    // cycle or two late.
+    const double brake = params_.braking_fraction * limit_or(robot.max_deceleration(), 3.0);
+    speed = std::min({speed, std::sqrt(2.0 * brake * dist), params_.position_gain * dist});
+  }
+  const double max_omega = limit_or(robot.max_omega(), 20.0);
+  Vel out;
+  if (dist < 1e-6) speed = 0.0;
+  if (omni_) {
+    const V v_field = dist > 1e-9 ? V(d / dist * speed) : V::Zero();
+    const double c = std::cos(self.theta), s = std::sin(self.theta);
+    out.vx = c * v_field.x() + s * v_field.y();
+    out.vy = -s * v_field.x() + c * v_field.y();
+    if (face) out.omega = std::clamp(params_.heading_gain * wrap_angle(face_theta - self.theta), -max_omega, max_omega);
+    return out;
+  }
+  if (dist < 1e-6) return out;
+  double bearing = wrap_angle(angle_of(d) - self.theta);
+  // Keep the direction of travel unless the other one is clearly shorter, or
+  // the robot dithers between forwards and backwards at 90 degrees.
+  int direction = allow_reverse ? drive_direction_ : 1;
+  if (allow_reverse) {
+    const double margin = 0.3;
+    if (direction > 0 && std::abs(bearing) > kPi / 2 + margin) direction = -1;
+    else if (direction < 0 && std::abs(bearing) < kPi / 2 - margin) direction = 1;
+  }
+  if (direction < 0) bearing = wrap_angle(bearing + kPi);
+  drive_direction_ = direction;
+  out.omega = std::clamp(params_.heading_gain * bearing, -max_omega, max_omega);
+  // Turn first, then drive: at 90 degrees off, no forward speed at all.
+  out.vx = direction * speed * std::max(0.0, std::cos(bearing));
+  return out;
+}
+
+SkillController::Vel SkillController::turn_to(const Pose& self, double theta, bool either_end) const {
+  double err = wrap_angle(theta - self.theta);
+  if (either_end && std::abs(err) > kPi / 2) err = wrap_angle(err + kPi);
+  const double max_omega = limit_or(league_.robot().max_omega(), 20.0);
+  Vel out;
+  out.omega = std::clamp(params_.heading_gain * err, -max_omega, max_omega);
+  return out;
+}
+
+SkillController::Vel SkillController::go_to_pose(const Pose& self, double tx, double ty, double theta,
+                                                 bool exact_heading) {
+  const double cruise = params_.cruise_fraction * limit_or(league_.robot().max_speed(), 1.0);
+  if (std::hypot(tx - self.x, ty - self.y) > params_.arrive_tolerance)
+    return drive_to(self, tx, ty, cruise, true, theta, true, !omni_);
+  return turn_to(self, theta, !exact_heading && !omni_);
+}
+
+void SkillController::clamp_to_field(double& x, double& y) const {
+  const auto& f = league_.field();
+  const double r = league_.robot().radius();
+  const double hy = std::max(0.0, 0.5 * f.width() - r);
+  y = std::clamp(y, -hy, hy);
+  // Inside the goal mouth the robot may go into the goal, e.g. to get behind
+  // a ball lying on its own goal line.
+  const bool in_mouth = std::abs(y) < 0.5 * f.goal_width() - r;
+  const double hx = std::max(0.0, 0.5 * f.length() - r + (in_mouth ? std::max(0.0, f.goal_depth()) : 0.0));
+  x = std::clamp(x, -hx, hx);
+}
+
+void SkillController::avoid_ball(const Pose& self, double bx, double by, double& tx, double& ty) const {
+  // Robots without the ball have no business touching it: a target next to
+  // the ball moves out of a wider berth, and the path goes round it. (A
+  // defender running back at a ball near its goal would push it in.)
+  const double extra = 0.03;
+  const double R = 1.25 * league_.robot().radius() + league_.ball().radius() + params_.ball_clearance + extra;
+  const V b(bx, by), p(self.x, self.y);
+  V T(tx, ty);
+  if ((T - b).norm() < R) {
+    V away = T - b;
+    if (away.norm() < 1e-9) away = p - b;
+    if (away.norm() < 1e-9) away = V(1.0, 0.0);
+    T = b + away.normalized() * R;
+    double x = T.x(), y = T.y();
+    clamp_to_field(x, y);
+    T = V(x, y);
+  }
+  tx = T.x();
+  ty = T.y();
+  detour_around_ball(self, bx, by, tx, ty, extra);
+}
+
+void SkillController::detour_around_ball(const Pose& self, double bx, double by, double& tx, double& ty,
+                                         double extra) const {
+  // A cube's corners reach out to sqrt(2) r; 1.25 r is a compromise.
+  const double R = 1.25 * league_.robot().radius() + league_.ball().radius() + params_.ball_clearance + extra;
+  const V p(self.x, self.y), b(bx, by), T(tx, ty);
+  if ((T - b).norm() < R) return;  // the target is at the ball: nothing to go round
+  const V seg = T - p;
+  const double len2 = seg.squaredNorm();
+  if (len2 < 1e-12) return;
+  const double lambda = (b - p).dot(seg) / len2;
+  if (lambda <= 0.0 || lambda >= 1.0) return;
+  const V closest = p + lambda * seg;
+  if ((closest - b).norm() >= R) return;
+  V perp(-seg.y(), seg.x());
+  perp.normalize();
+  if ((closest - b).dot(perp) < 0.0) perp = -perp;  // pass on the side we are already on
+  V w = b + perp * 1.3 * R;
+  double wx = w.x(), wy = w.y();
+  clamp_to_field(wx, wy);
+  if ((V(wx, wy) - b).norm() < R) {  // squeezed against a wall: the other side
+    w = b - perp * 1.3 * R;
+    wx = w.x();
+    wy = w.y();
+    clamp_to_field(wx, wy);
+  }
+  tx = wx;
+  ty = wy;
+}
+
+// --- roles ------------------------------------------------------------------------
+
+SkillController::Vel SkillController::attacker(const Pose& self, const msg::WorldEstimate& world,
+                                               bool attack_positive_x, double& kick) {
+  const auto& f = league_.field();
+  const auto& robot = league_.robot();
+  const double a = attack_positive_x ? 1.0 : -1.0;
+  const double r = robot.radius(), rb = league_.ball().radius();
+  const double contact = r + rb;
+  const double behind = contact + params_.approach_distance;
+  const double max_speed = limit_or(robot.max_speed(), 1.0);
+  const double cruise = params_.cruise_fraction * max_speed;
+  const V p(self.x, self.y);
+
+  // Chase where the ball will be when we get there, roughly.
+  V b(world.ball().position().x(), world.ball().position().y());
+  const V bv(world.ball().velocity().x(), world.ball().velocity().y());
+  const double look = std::min(params_.ball_lookahead_max, (b - p).norm() / std::max(0.3, cruise));
+  b += bv * look;
+  b.x() = std::clamp(b.x(), -0.5 * f.length(), 0.5 * f.length());
+  b.y() = std::clamp(b.y(), -0.5 * f.width() + rb, 0.5 * f.width() - rb);
+
+  // Shoot straight when the ball is in front of the goal mouth, else at a
+  // point on the goal line well inside the near post: from a steep angle the
+  // mouth looks narrow.
+  const double aim_margin = rb + 0.25 * f.goal_width();
+  const double aim_y = std::clamp(b.y(), -std::max(0.0, 0.5 * f.goal_width() - aim_margin),
+                                  std::max(0.0, 0.5 * f.goal_width() - aim_margin));
+  const V goal(a * 0.5 * f.length(), aim_y);
+  V u = unit_or(goal - b, V(a, 0.0));
+  const V q = b - u * behind;
+  auto reachable = [this](const V& v) {
+    double x = v.x(), y = v.y();
+    clamp_to_field(x, y);
+    return std::abs(x - v.x()) < 1e-9 && std::abs(y - v.y()) < 1e-9;
+  };
+  if (!reachable(q)) {
+    // No room behind the ball on the goal line (ball at a wall): push it along
+    // the wall towards the opponent half instead.
+    u = V(a, 0.0);
+  }
+  const V n(-u.y(), u.x());
+  const V rel = p - b;
+  const double s = rel.dot(u), lat = rel.dot(n);
+  const double phi = angle_of(u);
+  double herr = wrap_angle(phi - self.theta);
+  if (symmetric_ && std::abs(herr) > kPi / 2) herr = wrap_angle(herr + kPi);
+
+  // With a round robot the ball leaves along the line from the robot's centre
+  // through the ball's, so what matters at contact is the lateral offset from
+  // the ball-goal line, more than the heading. A run-up along the line lets
+  // the push correct what offset is left.
+  const double lat_tol = std::max(0.004, 0.1 * (robot.mouth_width() > 0.0 ? robot.mouth_width() : 2.0 * r));
+  const double start = behind + params_.run_up;
+  const V q_start = b - u * start;
+  const double cone = lat_tol + 0.1 * std::max(0.0, -s - behind);
+  const bool behind_ball = s < -(contact - 0.01);
+  switch (phase_) {
+    case AttackPhase::kPush: {
+      const bool passed = s > -0.5 * r;
+      const bool off_line = std::abs(lat) > 1.5 * cone + 0.01;
+      if (passed || off_line || std::abs(herr) > 1.0) phase_ = AttackPhase::kApproach;
+      break;
+    }
+    case AttackPhase::kAlign:
+      if ((q_start - p).norm() > 0.06 || !behind_ball || std::abs(lat) > 1.5 * cone + 0.01)
+        phase_ = AttackPhase::kApproach;
+      else if (std::abs(lat) < cone && std::abs(herr) < params_.align_tolerance)
+        phase_ = AttackPhase::kPush;
+      break;
+    case AttackPhase::kApproach:
+      if (behind_ball && s > -(start + 0.4) && std::abs(lat) < cone && std::abs(herr) < params_.push_heading_tolerance)
+        phase_ = AttackPhase::kPush;
+      else if ((q_start - p).norm() < 0.04 && behind_ball && std::abs(lat) < cone)
+        phase_ = AttackPhase::kAlign;
+      break;
+  }
+
+  if (phase_ == AttackPhase::kPush) {
+    side_ = 0;
+    // Head for where the robot's centre must be when it touches the ball (on
+    // the line, one contact distance behind), then drive through; after a
+    // bounce the ball is ahead again and the chase starts over.
+    const V contact_point = b - u * (contact - 0.015);
+    const V aim = (contact_point - p).norm() > params_.push_lookahead ? contact_point : V(b + u * 0.3);
+    const double push = params_.push_fraction * max_speed;
+    Vel v = drive_to(self, aim.x(), aim.y(), push, false, phi, true, symmetric_);
+    if (robot.kick_speed() > 0.0) {
+      const double ball_bearing = wrap_angle(angle_of(b - p) - self.theta);
+      const double heading_x = std::cos(self.theta);
+      if (to_ball_now(p, world) < contact + 0.03 && std::abs(ball_bearing) < 0.25 && heading_x * a > 0.0) {
+        const double y_hit = self.y + std::tan(self.theta) * (a * 0.5 * f.length() - self.x);
+        if (std::abs(y_hit) < 0.5 * f.goal_width() - rb) kick = robot.kick_speed();
+      }
+    }
+    return v;
+  }
+  if (phase_ == AttackPhase::kAlign) {
+    side_ = 0;
+    return turn_to(self, phi, symmetric_);
+  }
+
+  // Approach. From the wrong side: round the ball (never through it). From
+  // behind: chase a point on the line behind the ball that slides towards the
+  // ball as the robot closes in, so it arrives on the line already aligned.
+  const double R = 1.25 * r + rb + params_.ball_clearance;
+  const double to_ball = (b - p).norm();
+  // Slow near the ball, but never slower than the ball itself.
+  const double near_ball_cap = std::min(max_speed, std::clamp(2.0 * (to_ball - contact), 0.3, cruise) + bv.norm());
+  if (s > -0.3 * R) {
+    if (side_ == 0) side_ = lat > 0.0 ? 1 : lat < 0.0 ? -1 : (b.y() * a > 0.0 ? -1 : 1);
+    auto waypoint = [&](int side) {
+      return s > 0.3 * R ? V(b + n * side * R) : V(b + n * side * R - u * R);
+    };
+    V w = waypoint(side_);
+    if (!reachable(w)) {
+      side_ = -side_;  // no room on this side (wall)
+      w = waypoint(side_);
+    }
+    double wx = w.x(), wy = w.y();
+    clamp_to_field(wx, wy);
+    return drive_to(self, wx, wy, near_ball_cap, false, phi, true, !omni_);
+  }
+  side_ = 0;
+  const double lead = std::clamp(0.6 * to_ball, start, std::max(start, 0.4));
+  double tx = b.x() - u.x() * lead, ty = b.y() - u.y() * lead;
+  clamp_to_field(tx, ty);
+  detour_around_ball(self, b.x(), b.y(), tx, ty);
+  return drive_to(self, tx, ty, near_ball_cap, lead <= start + 1e-9, phi, true, !omni_);
+}
+
+SkillController::Vel SkillController::keeper(const Pose& self, const msg::WorldEstimate& world,
+                                             bool attack_positive_x) {
+  const auto& f = league_.field();
+  const double a = attack_positive_x ? 1.0 : -1.0;
+  const double r = league_.robot().radius(), rb = league_.ball().radius();
+  const double goal_x = -a * 0.5 * f.length();
+  const double kx = goal_x + a * (r + 0.02);
+  const double half_goal = 0.5 * f.goal_width();
+  double y = 0.0;
+  if (world.ball().valid()) {
+    const double bx = world.ball().position().x(), by = world.ball().position().y();
+    // The line from a point half a goal width behind the goal centre to the
+    // ball: it covers the near post as the ball comes closer.
+    const double depth = half_goal;
+    y = by * (std::abs(kx - goal_x) + depth) / (std::abs(bx - goal_x) + depth);
+    const double toward = -a * world.ball().velocity().x();  // speed towards our goal line
+    if (toward > 0.05) {
+      const double t_hit = a * (bx - kx) / toward;
+      if (t_hit >= 0.0 && t_hit < 3.0) {
+        const double y_hit = by + world.ball().velocity().y() * t_hit;
+        if (std::abs(y_hit) < half_goal + rb) y = y_hit;
+      }
+    }
+  }
+  const double limit = std::max(0.0, half_goal - 0.5 * r);
+  y = std::clamp(y, -limit, limit);
+  const double max_speed = limit_or(league_.robot().max_speed(), 1.0);
+  if (std::hypot(kx - self.x, y - self.y) > params_.arrive_tolerance) {
+    const double face = omni_ && world.ball().valid()
+                            ? angle_of(V(world.ball().position().x() - self.x, world.ball().position().y() - self.y))
+                            : kPi / 2;
+    return drive_to(self, kx, y, max_speed, true, face, true, !omni_);
+  }
+  // Parked: a differential keeper faces along the goal line to move along it at once.
+  if (omni_ && world.ball().valid())
+    return turn_to(self, angle_of(V(world.ball().position().x() - self.x, world.ball().position().y() - self.y)),
+                   false);
+  return turn_to(self, kPi / 2, !omni_);
+}
+
+SkillController::Vel SkillController::defender(const Pose& self, const msg::WorldEstimate& world,
+                                               bool attack_positive_x) {
+  const auto& f = league_.field();
+  const double a = attack_positive_x ? 1.0 : -1.0;
+  const double r = league_.robot().radius(), rb = league_.ball().radius();
+  const V b(world.ball().position().x(), world.ball().position().y());
+  const V own(-a * 0.5 * f.length(), 0.0);
+  const V to_goal = own - b;
+  const V dir = unit_or(to_goal, V(-a, 0.0));
+  const double d = std::clamp(0.4 * to_goal.norm(), r + rb + 0.1, std::max(r + rb + 0.1, 0.3 * f.length()));
+  V T = b + dir * d;
+  // Outside the keeper's area.
+  const double min_depth = f.goal_area_depth() + r + 0.02;
+  if (a * (T.x() - own.x()) < min_depth) T.x() = own.x() + a * min_depth;
+  // Make room for a lower-id teammate already there (two defenders).
+  for (const auto& mate : world.teammates()) {
+    if (mate.robot_id() >= robot_id_) continue;
+    if (std::hypot(mate.pose().x() - T.x(), mate.pose().y() - T.y()) < 3.0 * r) {
+      const V n(-dir.y(), dir.x());
+      const double side = (V(self.x, self.y) - T).dot(n) >= 0.0 ? 1.0 : -1.0;
+      T += n * side * 3.0 * r;
+      break;
+    }
+  }
+  double tx = T.x(), ty = T.y();
+  clamp_to_field(tx, ty);
+  avoid_ball(self, b.x(), b.y(), tx, ty);
+  return go_to_pose(self, tx, ty, angle_of(b - V(self.x, self.y)), false);
+}
+
+SkillController::Vel SkillController::supporter(const Pose& self, const msg::WorldEstimate& world,
+                                                bool attack_positive_x) {
+  const auto& f = league_.field();
+  const double a = attack_positive_x ? 1.0 : -1.0;
+  const double r = league_.robot().radius();
+  const V b(world.ball().position().x(), world.ball().position().y());
+  // The open side of the field, with a dead band so the supporter does not
+  // cross the field each time the ball crosses the middle.
+  if (support_side_ == 0 || std::abs(b.y()) > 0.1 * f.width()) support_side_ = b.y() >= 0.0 ? -1 : 1;
+  double tx = b.x() + a * 0.3 * f.length();
+  const double max_ahead = 0.5 * f.length() - f.goal_area_depth() - r - 0.05;
+  tx = std::clamp(tx, -max_ahead, max_ahead);
+  double ty = b.y() + support_side_ * 0.35 * f.width();
+  ty = std::clamp(ty, -(0.5 * f.width() - r - 0.05), 0.5 * f.width() - r - 0.05);
+  clamp_to_field(tx, ty);
+  avoid_ball(self, b.x(), b.y(), tx, ty);
+  return go_to_pose(self, tx, ty, angle_of(b - V(self.x, self.y)), false);
+}
+
+// --- step -----------------------------------------------------------------------------
+
+double SkillController::ramp_forward_speed(double vx, double t, double fraction) {
+  // The motor scales the change of both wheels alike when one would exceed
+  // its acceleration limit (MI20), so a forward speed change at the limit
+  // leaves nothing for turning. Ask for a fraction of the limit and keep the
+  // rest for steering.
+  const auto& robot = league_.robot();
+  const double dt = last_t_ ? std::clamp(t - *last_t_, 0.0, 0.1) : 0.02;
+  const double up = fraction * limit_or(robot.max_acceleration(), 1e9) * dt;
+  const double down = fraction * limit_or(robot.max_deceleration(), 1e9) * dt;
+  const bool speeding_up = vx * last_vx_ >= 0.0 && std::abs(vx) > std::abs(last_vx_);
+  const double limit = speeding_up ? up : down;
+  last_vx_ += std::clamp(vx - last_vx_, -limit, limit);
+  last_t_ = t;
+  return last_vx_;
+}
+
+msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const msg::PlayerInstruction& instruction,
+                                         uint64_t cycle, double t) {
+  msg::MotionCommand cmd;
+  cmd.set_cycle(cycle);
+  cmd.set_t(t);
+  cmd.mutable_velocity();
+
+  const bool playing = instruction.directive() == msg::COACH_PLAY;
+  if (!playing || instruction.role() != last_role_) {
+    phase_ = AttackPhase::kApproach;
+    side_ = 0;
+  }
+  last_role_ = playing ? instruction.role() : msg::ROLE_NONE;
+
+  const auto finite = [](const auto&... v) { return (std::isfinite(v) && ...); };
+  const auto& sp = world.self().pose();
+  const auto& bp = world.ball().position();
+  const auto& bvel = world.ball().velocity();
+  const auto& pl = instruction.placement();
+  const bool sane = finite(sp.x(), sp.y(), sp.theta(), bp.x(), bp.y(), bvel.x(), bvel.y(), pl.x(), pl.y(), pl.theta(), t);
+  if (!sane || !world.has_self() || instruction.directive() == msg::COACH_HOLD) {
+    last_vx_ = 0.0;
+    if (std::isfinite(t)) last_t_ = t;
+    return cmd;
+  }
+  const Pose self{world.self().pose().x(), world.self().pose().y(), world.self().pose().theta()};
+  const bool ball = world.ball().valid();
+
+  Vel v;
+  double kick = 0.0;
+  if (instruction.directive() == msg::COACH_PLACE) {
+    double tx = instruction.placement().x(), ty = instruction.placement().y();
+    if (ball) detour_around_ball(self, world.ball().position().x(), world.ball().position().y(), tx, ty);
+    v = go_to_pose(self, tx, ty, instruction.placement().theta(), true);
+  } else {
+    switch (instruction.role()) {
+      case msg::ROLE_KEEPER: v = keeper(self, world, instruction.attack_positive_x()); break;
+      case msg::ROLE_ATTACKER:
+        if (ball) v = attacker(self, world, instruction.attack_positive_x(), kick);
+        break;
+      case msg::ROLE_DEFENDER:
+        if (ball) v = defender(self, world, instruction.attack_positive_x());
+        break;
+      case msg::ROLE_SUPPORTER:
+        if (ball) v = supporter(self, world, instruction.attack_positive_x());
+        break;
+      default: break;
+    }
+  }
+  // Keep half the wheel acceleration for steering while turning; a keeper
+  // moving along its line, or anyone driving straight, gets (nearly) all of it.
+  if (!omni_) {
+    const bool keeper = playing && instruction.role() == msg::ROLE_KEEPER;
+    v.vx = ramp_forward_speed(v.vx, t, keeper ? 1.0 : std::abs(v.omega) < 1.0 ? 0.9 : 0.5);
+  }
+  cmd.mutable_velocity()->set_vx(v.vx);
+  cmd.mutable_velocity()->set_vy(omni_ ? v.vy : 0.0);
+  cmd.mutable_velocity()->set_omega(v.omega);
+  cmd.set_kick_speed(kick);
+  return cmd;
+}
+
+}  // namespace robocaf::actors

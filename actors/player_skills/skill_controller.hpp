@@ -1,0 +1,118 @@
+#pragma once
+// Player-skills core: what one robot does this cycle, from its world estimate
+// and its instruction from team skills. No CAF here; the player-skills actor
+// wraps this class.
+
+#include <cstdint>
+#include <optional>
+
+#include "messages/commands.pb.h"
+#include "messages/config.pb.h"
+#include "messages/game.pb.h"
+#include "messages/world.pb.h"
+
+namespace robocaf::actors {
+
+/// Gains and margins of SkillController; the defaults suit MiroSot and scale
+/// with the league's robot and ball sizes where it matters.
+struct SkillParams {
+  double heading_gain = 8.0;         // rad/s per rad of heading error
+  double position_gain = 4.0;        // 1/s: speed per metre left near a stop point
+  double braking_fraction = 0.4;     // of max_deceleration, to plan stops despite latency
+  double cruise_fraction = 0.8;      // of max_speed, moving about the field
+  double push_fraction = 0.75;       // of max_speed, driving the ball at the goal
+  double arrive_tolerance = 0.015;   // m: a stop point counts as reached
+  double ball_clearance = 0.025;     // m kept between robot and ball when going round it
+  double push_heading_tolerance = 0.1;  // rad: alignment needed to start a push on the move
+  double approach_distance = 0.06;   // m between robot front and ball where a push starts
+  double push_lookahead = 0.05;      // m: closer than this to the contact point, drive straight through
+  double align_tolerance = 0.03;     // rad: heading error left after turning behind the ball
+  double run_up = 0.1;               // m of line behind the push start from which a push begins
+  double ball_lookahead_max = 0.5;   // s of ball motion anticipated when chasing it
+};
+
+/// Turns (WorldEstimate, PlayerInstruction) into a MotionCommand: body velocity
+/// in the robot frame (vx forward, vy left, omega ccw; vy = 0 for differential
+/// drive) and a kick speed when the robot has a kicker.
+///
+/// COACH_HOLD stops. COACH_PLACE drives to the placement, then turns to its
+/// heading. COACH_PLAY acts by role:
+/// - keeper: on a line just in front of its goal, between ball and goal (a
+///   virtual point behind the goal centre sets the angle; a ball rolling at the
+///   goal is intercepted where it will cross), never beyond the posts;
+/// - attacker: gets behind the ball on the line from its aim point on the
+///   opponent goal line through the ball, going round the ball when it is on
+///   the wrong side (so it does not push the ball towards its own goal), lines
+///   up on that line with a short run-up, then drives for the point where its
+///   centre touches the ball on the line and through it (a round robot sends
+///   the ball along the line between the centres); with a kicker it kicks when
+///   aligned with the goal;
+/// - defender: between ball and own goal, outside the goal area;
+/// - supporter: up-field of the ball, on the other side of the field.
+/// Non-attackers go round the ball rather than touch it. A differential robot
+/// without a kicker is symmetric (MiroSot cube): it may drive and push backwards.
+/// Without a self estimate it stops; without a ball it stops (keeper: centre
+/// of goal); with a non-finite number in its inputs it stops.
+/// Differential forward speed is ramped below the wheel acceleration limit
+/// (half while turning, 90 % driving straight, all of it for the keeper): the
+/// motor scales both wheels' change alike, so a request at the limit would
+/// leave nothing for steering.
+/// Inside the goal mouth targets may lie in the goal (to get behind a ball on
+/// the goal line); elsewhere they are kept on the field.
+class SkillController {
+ public:
+  SkillController(msg::Team team, uint32_t robot_id, const msg::LeaguePreset& league, SkillParams params = {});
+
+  msg::MotionCommand step(const msg::WorldEstimate& world, const msg::PlayerInstruction& instruction, uint64_t cycle,
+                          double t);
+
+  /// The attacker's phase, for telemetry and tests.
+  enum class AttackPhase { kApproach, kAlign, kPush };
+  AttackPhase attack_phase() const { return phase_; }
+
+  msg::Team team() const { return team_; }
+  uint32_t robot_id() const { return robot_id_; }
+
+ private:
+  struct Pose {
+    double x, y, theta;
+  };
+  struct Vel {
+    double vx = 0.0, vy = 0.0, omega = 0.0;
+  };
+
+  // Differential: steer towards the target (backwards if allowed and shorter);
+  // omni: move straight to it, turning to face_theta when `face`.
+  Vel drive_to(const Pose& self, double tx, double ty, double speed_cap, bool stop_at_target, double face_theta,
+               bool face, bool allow_reverse);
+  Vel turn_to(const Pose& self, double theta, bool either_end) const;
+  Vel go_to_pose(const Pose& self, double tx, double ty, double theta, bool exact_heading);
+  // Replaces the target by a waypoint beside the ball when the straight path
+  // to it would touch the ball (targets at the ball itself are left alone).
+  void detour_around_ball(const Pose& self, double bx, double by, double& tx, double& ty, double extra = 0.0) const;
+  // Like detour_around_ball, with a wider berth, and targets at the ball moved off it.
+  void avoid_ball(const Pose& self, double bx, double by, double& tx, double& ty) const;
+  Vel attacker(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x, double& kick);
+  Vel keeper(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x);
+  Vel defender(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x);
+  Vel supporter(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x);
+  void clamp_to_field(double& x, double& y) const;
+  double ramp_forward_speed(double vx, double t, double fraction);
+
+  msg::Team team_;
+  uint32_t robot_id_;
+  msg::LeaguePreset league_;
+  SkillParams params_;
+  bool omni_;
+  bool symmetric_;  // differential without a kicker: both ends push
+
+  AttackPhase phase_ = AttackPhase::kApproach;
+  int side_ = 0;  // which side of the ball the attacker goes round (+1 left of the ball-goal line, -1 right)
+  double last_vx_ = 0.0;             // forward speed asked for last cycle (differential)
+  std::optional<double> last_t_;
+  int drive_direction_ = 1;  // +1 forwards, -1 backwards (differential)
+  int support_side_ = 0;  // which side of the ball the supporter keeps to
+  msg::Role last_role_ = msg::ROLE_NONE;
+};
+
+}  // namespace robocaf::actors

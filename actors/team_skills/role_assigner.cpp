@@ -1,0 +1,163 @@
+#include "actors/team_skills/role_assigner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace robocaf::actors {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kSwitchRatio = 0.8;    // a new attacker must be 20 % cheaper ...
+constexpr double kSwitchMargin = 0.1;   // ... and 0.1 m cheaper
+constexpr double kDefenderBonus = 0.1;  // m, keeps defenders from swapping with supporters
+
+struct Known {
+  double x = 0.0, y = 0.0, t_observed = -kInf;
+  bool from_self = false;
+};
+
+}  // namespace
+
+RoleAssigner::RoleAssigner(const msg::LeaguePreset& league) : league_(league) {}
+
+void RoleAssigner::reset() {
+  keeper_.reset();
+  attacker_.reset();
+  defenders_.clear();
+}
+
+double RoleAssigner::attack_cost(double x, double y, double bx, double by, bool attack_positive_x) const {
+  const double gx = (attack_positive_x ? 0.5 : -0.5) * league_.field().length();
+  double ux = gx - bx, uy = -by;
+  const double n = std::hypot(ux, uy);
+  if (n < 1e-9) {
+    ux = attack_positive_x ? 1.0 : -1.0;
+    uy = 0.0;
+  } else {
+    ux /= n;
+    uy /= n;
+  }
+  const double clear = league_.robot().radius() + league_.ball().radius() + 0.02;
+  const double qx = bx - ux * 1.5 * clear, qy = by - uy * 1.5 * clear;
+  const double along = (x - bx) * ux + (y - by) * uy;
+  if (along < -clear) return std::hypot(x - qx, y - qy);
+  // On the wrong side of the ball: around it, by the side the robot is on.
+  const double side = (ux * (y - by) - uy * (x - bx)) >= 0.0 ? 1.0 : -1.0;
+  const double wx = bx - side * uy * 2.0 * clear, wy = by + side * ux * 2.0 * clear;
+  return std::hypot(x - wx, y - wy) + std::hypot(wx - qx, wy - qy);
+}
+
+std::vector<msg::RoleEntry> RoleAssigner::assign(const std::vector<msg::WorldEstimate>& robot_estimates,
+                                                 const std::vector<uint32_t>& robots_present, bool attack_positive_x) {
+  std::vector<uint32_t> ids = robots_present;
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+
+  // Where everyone is: a robot's own estimate first, the freshest other view otherwise.
+  std::map<uint32_t, Known> known;
+  auto offer = [&](uint32_t id, const msg::RobotEstimate& e, bool from_self) {
+    Known& k = known[id];
+    const bool better = (from_self && !k.from_self) ||
+                        (from_self == k.from_self && e.t_observed() > k.t_observed);
+    if (!better) return;
+    k = Known{e.pose().x(), e.pose().y(), e.t_observed(), from_self};
+  };
+  bool have_ball = false;
+  double bx = 0.0, by = 0.0, ball_t = -kInf;
+  uint32_t ball_source = 0;
+  for (const auto& w : robot_estimates) {
+    if (w.has_self()) offer(w.robot_id(), w.self(), true);
+    for (const auto& e : w.teammates()) offer(e.robot_id(), e, false);
+    const auto& b = w.ball();
+    if (b.valid() &&
+        (!have_ball || b.t_observed() > ball_t || (b.t_observed() == ball_t && w.robot_id() < ball_source))) {
+      have_ball = true;
+      bx = b.position().x();
+      by = b.position().y();
+      ball_t = b.t_observed();
+      ball_source = w.robot_id();
+    }
+  }
+  // Without a ball, assume it is where play restarts.
+  if (!have_ball) bx = by = 0.0;
+
+  auto position = [&](uint32_t id) -> const Known* {
+    auto it = known.find(id);
+    return it == known.end() ? nullptr : &it->second;
+  };
+  const double own_goal_x = (attack_positive_x ? -0.5 : 0.5) * league_.field().length();
+  auto goal_distance = [&](uint32_t id) {
+    const Known* k = position(id);
+    return k ? std::hypot(k->x - own_goal_x, k->y) : kInf;
+  };
+  // Lowest score first, ties to the lower id (ids are sorted and the sort is stable).
+  auto best_of = [](std::vector<uint32_t> pool, auto score) {
+    std::stable_sort(pool.begin(), pool.end(), [&](uint32_t a, uint32_t b) { return score(a) < score(b); });
+    return pool;
+  };
+
+  std::map<uint32_t, msg::Role> roles;
+  std::vector<uint32_t> pool = ids;
+  auto take = [&](uint32_t id, msg::Role role) {
+    roles[id] = role;
+    pool.erase(std::find(pool.begin(), pool.end(), id));
+  };
+
+  // Keeper.
+  if (!pool.empty()) {
+    const bool keep = keeper_ && std::count(pool.begin(), pool.end(), *keeper_);
+    const uint32_t keeper = keep ? *keeper_ : best_of(pool, goal_distance).front();
+    take(keeper, msg::ROLE_KEEPER);
+    keeper_ = keeper;
+  } else {
+    keeper_.reset();
+  }
+
+  // Attacker.
+  if (!pool.empty()) {
+    auto cost = [&](uint32_t id) {
+      const Known* k = position(id);
+      return k ? attack_cost(k->x, k->y, bx, by, attack_positive_x) : kInf;
+    };
+    const uint32_t best = best_of(pool, cost).front();
+    uint32_t chosen = best;
+    if (attacker_ && std::count(pool.begin(), pool.end(), *attacker_) && *attacker_ != best) {
+      const double current = cost(*attacker_), challenger = cost(best);
+      const bool clearly_better = challenger < kSwitchRatio * current && current - challenger > kSwitchMargin;
+      if (!clearly_better) chosen = *attacker_;
+    }
+    take(chosen, msg::ROLE_ATTACKER);
+    attacker_ = chosen;
+  } else {
+    attacker_.reset();
+  }
+
+  // Defenders, then supporters.
+  const size_t supporters = pool.size() / 2;
+  const size_t defenders = pool.size() - supporters;
+  auto defend_score = [&](uint32_t id) { return goal_distance(id) - (defenders_.count(id) ? kDefenderBonus : 0.0); };
+  const std::vector<uint32_t> ranked = best_of(pool, defend_score);
+  defenders_.clear();
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    if (i < defenders) {
+      roles[ranked[i]] = msg::ROLE_DEFENDER;
+      defenders_.insert(ranked[i]);
+    } else {
+      roles[ranked[i]] = msg::ROLE_SUPPORTER;
+    }
+  }
+
+  std::vector<msg::RoleEntry> out;
+  for (const auto& [id, role] : roles) {
+    msg::RoleEntry e;
+    e.set_robot_id(id);
+    e.set_role(role);
+    out.push_back(e);
+  }
+  return out;
+}
+
+}  // namespace robocaf::actors

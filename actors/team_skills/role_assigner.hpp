@@ -1,0 +1,52 @@
+#pragma once
+// Team-skills core: a role for every robot present. No CAF here; the team
+// skills actor wraps this class.
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "messages/config.pb.h"
+#include "messages/game.pb.h"
+#include "messages/world.pb.h"
+
+namespace robocaf::actors {
+
+/// Assigns one keeper, one attacker and splits the rest into defenders and
+/// supporters (defenders get the extra one: 3 left -> 2 defenders, 1 supporter).
+///
+/// Keeper: sticky; a new one is the robot nearest its own goal. Attacker: the
+/// lowest cost to reach the point behind the ball on the line from the
+/// opponent goal (a detour counts when it has to go around the ball); the
+/// current attacker stays unless another's cost is lower by more than 20 % and
+/// by more than 0.1 m. Defenders: the robots nearest the own goal, current ones
+/// with a 0.1 m bonus. Ties go to the lower id. With fewer robots the order of
+/// priority is keeper, attacker, defender, supporter.
+class RoleAssigner {
+ public:
+  explicit RoleAssigner(const msg::LeaguePreset& league);
+
+  /// `robot_estimates`: each robot's latest WorldEstimate (any order, may be
+  /// stale or missing for some robots). A robot's position is its own `self`
+  /// or, failing that, the freshest view of it in a teammate's estimate; the
+  /// ball is the freshest valid one. Returns one entry per distinct present
+  /// robot, ascending by id.
+  std::vector<msg::RoleEntry> assign(const std::vector<msg::WorldEstimate>& robot_estimates,
+                                     const std::vector<uint32_t>& robots_present, bool attack_positive_x);
+
+  /// Forgets the current roles (no stickiness for the next assignment).
+  void reset();
+
+  /// Estimated path length for a robot at (x, y) to get behind the ball at
+  /// (bx, by), facing the opponent goal.
+  double attack_cost(double x, double y, double bx, double by, bool attack_positive_x) const;
+
+ private:
+  msg::LeaguePreset league_;
+  std::optional<uint32_t> keeper_;
+  std::optional<uint32_t> attacker_;
+  std::set<uint32_t> defenders_;
+};
+
+}  // namespace robocaf::actors

@@ -1,0 +1,108 @@
+#pragma once
+// World-knowledge core: tracks the ball and the robots from this robot's
+// percepts and its teammates' shared estimates. No CAF here.
+
+#include <cstdint>
+#include <map>
+
+#include <Eigen/Dense>
+
+#include "messages/config.pb.h"
+#include "messages/vision.pb.h"
+#include "messages/world.pb.h"
+
+namespace robocaf::actors {
+
+/// Tuning of WorldTracker; defaults suit a global camera at 30-60 Hz.
+struct TrackerParams {
+  double ball_measurement_sd = 0.005;   // m, per axis
+  double ball_accel_sd = 4.0;           // m/s^2, process noise (bumps, kicks)
+  double ball_gate_chi2 = 9.21;         // chi-square(2), 99 %
+  double ball_gate_min_distance = 0.05; // m: always accept this close, however certain we are
+  int ball_reset_after_rejections = 3;  // consecutive gated-out frames -> re-initialise
+  double ball_initial_velocity_sd = 1.0;
+  double ball_stale_after = 0.25;       // s without a measurement: a teammate's ball may replace ours
+  double ball_lost_after = 3.0;         // s without any information: ball invalid
+  double ball_fuse_trace_ratio = 4.0;   // fuse a teammate's ball if ours is this much less certain
+
+  double robot_position_sd = 0.005;     // m
+  double robot_orientation_sd = 0.03;   // rad
+  double robot_accel_sd = 3.0;          // m/s^2
+  double robot_angular_accel_sd = 30.0; // rad/s^2
+  double robot_stale_after = 0.25;      // s: a teammate's view of a robot may replace ours
+  double robot_lost_after = 1.0;        // s: track dropped from the estimate
+};
+
+/// Tracks ball and robots in field coordinates.
+///
+/// Ball: Kalman filter on (x, y, vx, vy) with the league's constant rolling
+/// deceleration; each percept gives one predict (real dt from t_capture) and at
+/// most one update with the nearest candidate inside a Mahalanobis gate.
+/// Robots: per-axis (position, velocity) Kalman filters on x, y, theta,
+/// associated by team and id. Output is a pure function of the inputs.
+/// Messages with a non-finite number anywhere are ignored whole.
+class WorldTracker {
+ public:
+  WorldTracker(msg::Team team, uint32_t robot_id, const msg::LeaguePreset& league, TrackerParams params = {});
+
+  /// Adds one percept. Egocentric objects are returned to the field frame with
+  /// percept.self_pose when it is set (measured or perception's fallback, see
+  /// DetectionFilter), else with our own predicted self pose; our own track is
+  /// updated only when self_seen.
+  void observe(const msg::Percept& percept);
+
+  /// Uses a teammate's shared estimate: its ball replaces ours when ours is
+  /// stale (or absent) and theirs is fresher, or is fused by covariance
+  /// intersection when ours is much less certain; its robots replace stale or
+  /// missing tracks of ours. Estimates from other teams or from ourselves are ignored.
+  void fuse(const msg::WorldEstimate& from_teammate);
+
+  /// The picture predicted to time t. `self` is absent until we have seen
+  /// ourselves; robots not observed for robot_lost_after are left out.
+  msg::WorldEstimate estimate(uint64_t cycle, double t) const;
+
+  const TrackerParams& params() const { return params_; }
+
+ private:
+  struct Axis {  // one coordinate: position, velocity
+    Eigen::Vector2d x = Eigen::Vector2d::Zero();
+    Eigen::Matrix2d P = Eigen::Matrix2d::Identity();
+  };
+  struct RobotTrack {
+    Axis ax, ay, ath;
+    double t = 0.0;
+    double t_observed = 0.0;
+  };
+  struct BallTrack {
+    bool valid = false;
+    Eigen::Vector4d x = Eigen::Vector4d::Zero();
+    Eigen::Matrix4d P = Eigen::Matrix4d::Identity();
+    double t = 0.0;
+    double t_observed = 0.0;
+    int rejections = 0;
+  };
+
+  void observe_robot(RobotTrack& track, bool& exists, const msg::Pose2& pose, double t) const;
+  void observe_ball(const msg::Percept& percept, const msg::Pose2& ref);
+  void predict_robot(RobotTrack& track, double t) const;
+  void predict_ball(BallTrack& ball, double t) const;
+  bool should_adopt(const RobotTrack* ours, const msg::RobotEstimate& e, double t_now) const;
+  RobotTrack track_from(const msg::RobotEstimate& e, double t_now) const;
+  void adopt_robot(std::map<uint32_t, RobotTrack>& tracks, const msg::RobotEstimate& e, double t_now);
+  void fill_robot(const RobotTrack& track, msg::Team team, uint32_t id, double t, msg::RobotEstimate* out) const;
+  double latest_time() const;
+
+  msg::Team team_;
+  msg::Team opponent_;
+  uint32_t robot_id_;
+  double ball_deceleration_;
+  TrackerParams params_;
+
+  bool has_self_ = false;
+  RobotTrack self_;
+  std::map<uint32_t, RobotTrack> teammates_;
+  std::map<uint32_t, RobotTrack> opponents_;
+  BallTrack ball_;
+};
+
+}  // namespace robocaf::actors

@@ -1,0 +1,175 @@
+#include "actors/team_skills/role_assigner.hpp"
+
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+
+#include <google/protobuf/text_format.h>
+#include <gtest/gtest.h>
+
+namespace robocaf::actors {
+namespace {
+
+msg::LeaguePreset mirosot() {
+  std::ifstream in(ROBOCAF_SOURCE_DIR "/configs/match/mirosot.pbtxt");
+  std::stringstream text;
+  text << in.rdbuf();
+  msg::MatchConfig config;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &config));
+  return config.league();
+}
+
+struct Pos {
+  double x, y;
+};
+
+// One estimate per robot: its own pose and the ball as it sees it.
+std::vector<msg::WorldEstimate> estimates(const std::map<uint32_t, Pos>& robots, Pos ball, double t = 1.0) {
+  std::vector<msg::WorldEstimate> out;
+  for (const auto& [id, p] : robots) {
+    msg::WorldEstimate w;
+    w.set_team(msg::BLUE);
+    w.set_robot_id(id);
+    w.set_t(t);
+    w.mutable_self()->set_robot_id(id);
+    w.mutable_self()->mutable_pose()->set_x(p.x);
+    w.mutable_self()->mutable_pose()->set_y(p.y);
+    w.mutable_self()->set_t_observed(t);
+    w.mutable_ball()->set_valid(true);
+    w.mutable_ball()->mutable_position()->set_x(ball.x);
+    w.mutable_ball()->mutable_position()->set_y(ball.y);
+    w.mutable_ball()->set_t_observed(t);
+    out.push_back(w);
+  }
+  return out;
+}
+
+std::map<uint32_t, msg::Role> as_map(const std::vector<msg::RoleEntry>& entries) {
+  std::map<uint32_t, msg::Role> m;
+  for (const auto& e : entries) {
+    EXPECT_EQ(m.count(e.robot_id()), 0u) << "robot " << e.robot_id() << " has two roles";
+    m[e.robot_id()] = e.role();
+  }
+  return m;
+}
+
+int count(const std::map<uint32_t, msg::Role>& m, msg::Role role) {
+  int n = 0;
+  for (const auto& [id, r] : m) n += r == role;
+  return n;
+}
+
+const std::vector<uint32_t> kFive{1, 2, 3, 4, 5};
+
+TEST(RoleAssigner, FiveRobotsGetKeeperAttackerSupporterAndTwoDefenders) {
+  RoleAssigner assigner(mirosot());
+  // Attacking +x; the own goal is at x = -1.1.
+  const std::map<uint32_t, Pos> robots{{1, {0.3, 0.3}}, {2, {-1.0, 0.05}}, {3, {-0.2, 0.0}}, {4, {-0.6, 0.3}},
+                                       {5, {-0.5, -0.4}}};
+  const auto entries = assigner.assign(estimates(robots, {0.2, 0.0}), kFive, true);
+  ASSERT_EQ(entries.size(), 5u);
+  for (size_t i = 1; i < entries.size(); ++i) EXPECT_LT(entries[i - 1].robot_id(), entries[i].robot_id());
+  const auto roles = as_map(entries);
+  EXPECT_EQ(roles.at(2), msg::ROLE_KEEPER);    // nearest the own goal
+  EXPECT_EQ(roles.at(3), msg::ROLE_ATTACKER);  // behind the ball; robot 1 is in front of it
+  EXPECT_EQ(count(roles, msg::ROLE_DEFENDER), 2);
+  EXPECT_EQ(count(roles, msg::ROLE_SUPPORTER), 1);
+  EXPECT_EQ(roles.at(1), msg::ROLE_SUPPORTER);  // the one farthest up-field
+}
+
+TEST(RoleAssigner, AttackSideDecidesGoalsAndBehind) {
+  RoleAssigner assigner(mirosot());
+  const std::map<uint32_t, Pos> robots{{1, {1.0, 0.0}}, {2, {0.6, 0.0}}, {3, {-0.2, 0.0}}};
+  const auto roles = as_map(assigner.assign(estimates(robots, {0.2, 0.0}), {1, 2, 3}, false));
+  EXPECT_EQ(roles.at(1), msg::ROLE_KEEPER);  // the own goal is at +x now
+  EXPECT_EQ(roles.at(2), msg::ROLE_ATTACKER);
+  EXPECT_EQ(roles.at(3), msg::ROLE_DEFENDER);
+  EXPECT_LT(assigner.attack_cost(0.6, 0.0, 0.2, 0.0, false), assigner.attack_cost(-0.2, 0.0, 0.2, 0.0, false));
+}
+
+TEST(RoleAssigner, DoesNotFlapUnderNoise) {
+  RoleAssigner assigner(mirosot());
+  // Robots 3 and 4 are almost equally placed for the ball.
+  std::map<uint32_t, Pos> robots{{1, {-1.0, 0.0}}, {2, {-0.7, 0.0}}, {3, {-0.3, 0.1}}, {4, {-0.3, -0.1}},
+                                 {5, {0.5, 0.5}}};
+  std::mt19937 rng(3);
+  std::normal_distribution<double> noise(0.0, 0.01);  // five times MiroSot's detection noise
+  std::map<uint32_t, msg::Role> first;
+  for (int k = 0; k < 500; ++k) {
+    std::map<uint32_t, Pos> noisy = robots;
+    for (auto& [id, p] : noisy) {
+      p.x += noise(rng);
+      p.y += noise(rng);
+    }
+    const auto roles = as_map(assigner.assign(estimates(noisy, {0.0, noise(rng)}, k * 0.02), kFive, true));
+    EXPECT_EQ(count(roles, msg::ROLE_KEEPER), 1);
+    EXPECT_EQ(count(roles, msg::ROLE_ATTACKER), 1);
+    if (k == 0)
+      first = roles;
+    else
+      ASSERT_EQ(roles, first) << "roles changed at step " << k;
+  }
+}
+
+TEST(RoleAssigner, ClearlyBetterRobotTakesOverAttack) {
+  RoleAssigner assigner(mirosot());
+  std::map<uint32_t, Pos> robots{{1, {-1.0, 0.0}}, {2, {-0.3, 0.0}}, {3, {-0.8, 0.6}}};
+  EXPECT_EQ(as_map(assigner.assign(estimates(robots, {0.0, 0.0}), {1, 2, 3}, true)).at(2), msg::ROLE_ATTACKER);
+  // The ball rolls next to robot 3: robot 2 is now far worse off.
+  const auto roles = as_map(assigner.assign(estimates(robots, {-0.6, 0.6}), {1, 2, 3}, true));
+  EXPECT_EQ(roles.at(3), msg::ROLE_ATTACKER);
+  EXPECT_EQ(roles.at(2), msg::ROLE_DEFENDER);
+  EXPECT_EQ(roles.at(1), msg::ROLE_KEEPER);  // sticky
+}
+
+TEST(RoleAssigner, KeeperIsStickyAndReplacedWhenAbsent) {
+  RoleAssigner assigner(mirosot());
+  std::map<uint32_t, Pos> robots{{1, {-1.0, 0.0}}, {2, {0.0, 0.0}}, {3, {-0.5, 0.5}}};
+  EXPECT_EQ(as_map(assigner.assign(estimates(robots, {0.5, 0.0}), {1, 2, 3}, true)).at(1), msg::ROLE_KEEPER);
+  robots[1] = {0.8, 0.0};  // the keeper wandered off: still keeper
+  EXPECT_EQ(as_map(assigner.assign(estimates(robots, {0.5, 0.0}), {1, 2, 3}, true)).at(1), msg::ROLE_KEEPER);
+  const auto roles = as_map(assigner.assign(estimates(robots, {0.5, 0.0}), {2, 3}, true));  // robot 1 removed
+  EXPECT_EQ(roles.size(), 2u);
+  EXPECT_EQ(roles.at(3), msg::ROLE_KEEPER);
+  EXPECT_EQ(roles.at(2), msg::ROLE_ATTACKER);
+}
+
+TEST(RoleAssigner, FewRobotsAndMissingEstimates) {
+  RoleAssigner assigner(mirosot());
+  EXPECT_TRUE(assigner.assign({}, {}, true).empty());
+  auto one = as_map(assigner.assign({}, {7}, true));
+  EXPECT_EQ(one.at(7), msg::ROLE_KEEPER);
+  assigner.reset();
+  // Nobody has published anything yet: still exactly one keeper and one attacker, by id.
+  const auto roles = as_map(assigner.assign({}, {4, 2, 9, 2}, true));
+  ASSERT_EQ(roles.size(), 3u);
+  EXPECT_EQ(roles.at(2), msg::ROLE_KEEPER);
+  EXPECT_EQ(roles.at(4), msg::ROLE_ATTACKER);
+  EXPECT_EQ(roles.at(9), msg::ROLE_DEFENDER);
+}
+
+TEST(RoleAssigner, TeammateViewLocatesARobotWithoutItsOwnEstimate) {
+  RoleAssigner assigner(mirosot());
+  auto ests = estimates({{1, {-1.0, 0.0}}, {2, {0.6, 0.0}}}, {0.2, 0.0});
+  auto* seen = ests[0].add_teammates();  // robot 1 sees robot 3 right behind the ball
+  seen->set_robot_id(3);
+  seen->mutable_pose()->set_x(0.05);
+  seen->set_t_observed(1.0);
+  const auto roles = as_map(assigner.assign(ests, {1, 2, 3}, true));
+  EXPECT_EQ(roles.at(3), msg::ROLE_ATTACKER);
+}
+
+TEST(RoleAssigner, SixRobotsSplitEvenly) {
+  RoleAssigner assigner(mirosot());
+  std::map<uint32_t, Pos> robots;
+  for (uint32_t id = 1; id <= 6; ++id) robots[id] = {-1.0 + 0.3 * id, 0.1 * id};
+  const auto roles = as_map(assigner.assign(estimates(robots, {0.0, 0.0}), {1, 2, 3, 4, 5, 6}, true));
+  EXPECT_EQ(count(roles, msg::ROLE_KEEPER), 1);
+  EXPECT_EQ(count(roles, msg::ROLE_ATTACKER), 1);
+  EXPECT_EQ(count(roles, msg::ROLE_DEFENDER), 2);
+  EXPECT_EQ(count(roles, msg::ROLE_SUPPORTER), 2);
+}
+
+}  // namespace
+}  // namespace robocaf::actors

@@ -1,0 +1,446 @@
+#include "actors/player_skills/skill_controller.hpp"
+
+#include <cmath>
+#include <string>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include <google/protobuf/text_format.h>
+#include <gtest/gtest.h>
+
+#include "actors/motor/motor_control.hpp"
+#include "actors/perception/detection_filter.hpp"
+#include "actors/world_knowledge/world_tracker.hpp"
+
+namespace robocaf::actors {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+msg::MatchConfig mirosot_match() {
+  std::ifstream in(ROBOCAF_SOURCE_DIR "/configs/match/mirosot.pbtxt");
+  std::stringstream text;
+  text << in.rdbuf();
+  msg::MatchConfig config;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &config));
+  return config;
+}
+
+// A tiny world for closed-loop tests: one robot (a disc, differential or
+// omni with a kicker), the ball, walls with goal mouths. The robot's wheels
+// follow MotorControl; the robot sees the world through DetectionFilter and
+// WorldTracker, with seeded camera noise, so the whole per-robot pipeline is
+// in the loop.
+struct MiniWorld {
+  explicit MiniWorld(msg::MatchConfig c = mirosot_match()) : config(std::move(c)) {}
+
+  msg::MatchConfig config;
+  const msg::LeaguePreset& league = config.league();
+  const bool omni = league.robot().drive() == msg::DRIVE_OMNI;
+  double x = 0, y = 0, theta = 0;       // robot
+  double left = 0, right = 0;           // wheel speeds (differential)
+  msg::BodyVelocity body;               // body velocity (omni)
+  int kicks = 0;
+  double bx = 0, by = 0, bvx = 0, bvy = 0;
+  double t = 0;
+  uint64_t cycle = 0;
+  int goals_positive = 0, goals_negative = 0;  // ball over the +x / -x goal line
+  bool ball_moves = true;                      // false: scripted ball, no contact
+  double attack_sign = 1.0;                    // +1: we attack +x
+  double own_goal_push = 0.0;                  // largest ball speed change towards our goal by a contact
+
+  DetectionFilter filter{msg::BLUE, 1};
+  WorldTracker tracker{msg::BLUE, 1, config.league()};
+  SkillController skills{msg::BLUE, 1, config.league()};
+  MotorControl motor{config.league().robot(), 0.2};
+  std::mt19937 rng{11};
+  std::normal_distribution<double> noise{0.0, 1.0};
+
+  msg::WorldEstimate last_estimate;
+
+  void step(const msg::PlayerInstruction& instruction) {
+    const double period = config.sim().control_period();
+    // Camera.
+    msg::DetectionFrame frame;
+    frame.set_cycle(cycle);
+    frame.set_t_capture(t);
+    auto* r = frame.add_robots_blue();
+    r->set_robot_id(1);
+    r->set_confidence(1.0);
+    r->set_x(x + 0.002 * noise(rng));
+    r->set_y(y + 0.002 * noise(rng));
+    r->set_orientation(theta + 0.02 * noise(rng));
+    auto* b = frame.add_balls();
+    b->set_confidence(1.0);
+    b->set_x(bx + 0.002 * noise(rng));
+    b->set_y(by + 0.002 * noise(rng));
+    tracker.observe(filter.to_percept(frame));
+    last_estimate = tracker.estimate(cycle, t);
+    // Skills and motor; the command acts from the next physics step on.
+    const msg::MotionCommand motion = skills.step(last_estimate, instruction, cycle, t);
+    if (!omni) {
+      EXPECT_DOUBLE_EQ(motion.velocity().vy(), 0.0);
+    }
+    const msg::RobotCommand command = motor.on_motion(motion);
+    left = command.wheels().left();
+    right = command.wheels().right();
+    body = command.body();
+    if (command.kick_speed() > 0.0) kick(command.kick_speed());
+    // Physics at 1 ms.
+    const int steps = static_cast<int>(std::lround(period / 0.001));
+    for (int k = 0; k < steps; ++k) physics(0.001);
+    t += period;
+    ++cycle;
+  }
+
+  // The kicker fires if the ball is at the robot's front.
+  void kick(double speed) {
+    const double r = league.robot().radius(), rb = league.ball().radius();
+    const double dx = bx - x, dy = by - y;
+    const double bearing = std::remainder(std::atan2(dy, dx) - theta, 2 * kPi);
+    if (std::hypot(dx, dy) > r + rb + 0.03 || std::abs(bearing) > 0.5) return;
+    ++kicks;
+    bvx = speed * std::cos(theta);
+    bvy = speed * std::sin(theta);
+  }
+
+  void physics(double dt) {
+    const auto& f = league.field();
+    const double r = league.robot().radius(), rb = league.ball().radius();
+    double vfx, vfy, omega;
+    if (omni) {
+      vfx = body.vx() * std::cos(theta) - body.vy() * std::sin(theta);
+      vfy = body.vx() * std::sin(theta) + body.vy() * std::cos(theta);
+      omega = body.omega();
+    } else {
+      const double v = 0.5 * (left + right);
+      vfx = v * std::cos(theta);
+      vfy = v * std::sin(theta);
+      omega = (right - left) / league.robot().wheel_base();
+    }
+    x += vfx * dt;
+    y += vfy * dt;
+    theta = std::remainder(theta + omega * dt, 2 * kPi);
+    const double reach_x = std::abs(y) < 0.5 * f.goal_width() - r ? 0.5 * f.length() + f.goal_depth() - r
+                                                                   : 0.5 * f.length() - r;
+    x = std::clamp(x, -reach_x, reach_x);
+    const double reach_y = std::abs(x) > 0.5 * f.length() - r ? 0.5 * f.goal_width() - r : 0.5 * f.width() - r;
+    y = std::clamp(y, -reach_y, reach_y);
+    if (!ball_moves) return;
+    // Rolling.
+    const double speed = std::hypot(bvx, bvy);
+    if (speed > 0) {
+      const double dv = std::min(speed, league.ball().rolling_deceleration() * dt);
+      bvx -= bvx / speed * dv;
+      bvy -= bvy / speed * dv;
+    }
+    bx += bvx * dt;
+    by += bvy * dt;
+    // Robot contact: the robot is infinitely heavy.
+    const double dx = bx - x, dy = by - y, d = std::hypot(dx, dy);
+    if (d < r + rb && d > 1e-9) {
+      const double nx = dx / d, ny = dy / d;
+      bx = x + nx * (r + rb);
+      by = y + ny * (r + rb);
+      const double px = vfx - omega * ny * r, py = vfy + omega * nx * r;
+      const double rel = (bvx - px) * nx + (bvy - py) * ny;
+      if (rel < 0) {
+        const double e = league.ball().robot_restitution();
+        bvx -= (1 + e) * rel * nx;
+        bvy -= (1 + e) * rel * ny;
+        own_goal_push = std::max(own_goal_push, attack_sign * (1 + e) * rel * nx);
+      }
+    }
+    // Walls, except the goal mouths.
+    const double e = league.ball().wall_restitution();
+    if (std::abs(by) > 0.5 * f.width() - rb) {
+      by = std::copysign(0.5 * f.width() - rb, by);
+      bvy = -e * bvy;
+    }
+    if (std::abs(bx) > 0.5 * f.length() - rb && std::abs(by) > 0.5 * f.goal_width() - rb) {
+      bx = std::copysign(0.5 * f.length() - rb, bx);
+      bvx = -e * bvx;
+    }
+    if (bx > 0.5 * f.length() + rb) {
+      ++goals_positive;
+      bvx = bvy = 0;
+      bx = 0.5 * f.length() + rb;
+      ball_moves = false;
+    } else if (bx < -0.5 * f.length() - rb) {
+      ++goals_negative;
+      bvx = bvy = 0;
+      bx = -0.5 * f.length() - rb;
+      ball_moves = false;
+    }
+  }
+};
+
+msg::PlayerInstruction play(msg::Role role, bool attack_positive_x) {
+  msg::PlayerInstruction i;
+  i.set_directive(msg::COACH_PLAY);
+  i.set_role(role);
+  i.set_attack_positive_x(attack_positive_x);
+  return i;
+}
+
+struct AttackCase {
+  const char* name;
+  double x, y, theta, bx, by;
+  bool attack_positive_x;
+};
+
+class AttackerScores : public ::testing::TestWithParam<AttackCase> {};
+
+TEST_P(AttackerScores, OnAnEmptyGoalWithoutOwnGoal) {
+  const AttackCase c = GetParam();
+  // A few noise seeds: the outcome must not hinge on one lucky run.
+  for (unsigned seed : {11u, 23u, 37u}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    MiniWorld w;
+    w.rng.seed(seed);
+    w.x = c.x;
+    w.y = c.y;
+    w.theta = c.theta;
+    w.bx = c.bx;
+    w.by = c.by;
+    w.attack_sign = c.attack_positive_x ? 1.0 : -1.0;
+    double scored_at = -1;
+    for (int k = 0; k < 20 * 50 && scored_at < 0; ++k) {
+      w.step(play(msg::ROLE_ATTACKER, c.attack_positive_x));
+      if ((c.attack_positive_x ? w.goals_positive : w.goals_negative) > 0) scored_at = w.t;
+    }
+    EXPECT_GT(scored_at, 0.0) << "no goal in 20 s; ball at " << w.bx << "," << w.by << ", robot at " << w.x << ","
+                              << w.y;
+    EXPECT_EQ(c.attack_positive_x ? w.goals_negative : w.goals_positive, 0) << "own goal";
+    EXPECT_LT(w.own_goal_push, 0.05) << "the robot pushed the ball towards its own goal";
+    RecordProperty(std::string(c.name) + "_seed" + std::to_string(seed) + "_goal_s", std::to_string(scored_at));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Situations, AttackerScores,
+    ::testing::Values(
+        // Clockwork Orange acceptance situations, scaled to MiroSot.
+        AttackCase{"ball_ahead_facing_it", -0.6, 0.0, 0.0, 0.0, 0.0, true},
+        AttackCase{"ball_ahead_facing_minus_90", -0.6, 0.0, -kPi / 2, 0.0, 0.0, true},
+        AttackCase{"robot_between_ball_and_goal", 0.4, 0.02, 0.0, 0.0, 0.0, true},
+        AttackCase{"ball_off_centre", -0.3, -0.5, 1.0, 0.3, 0.4, true},
+        AttackCase{"attacking_minus_x", 0.5, 0.3, kPi, -0.1, -0.2, false},
+        AttackCase{"behind_ball_wrong_side_minus_x", -0.5, 0.0, 0.0, 0.2, 0.1, false},
+        AttackCase{"ball_near_own_goal", -0.7, 0.3, 0.0, -0.9, 0.1, true},
+        AttackCase{"ball_near_side_wall", -0.2, 0.0, 0.5, 0.2, 0.75, true},
+        AttackCase{"ball_near_corner_needing_a_turn", 0.7, 0.6, 0.0, 0.9, 0.65, true}),
+    [](const auto& param_info) { return std::string(param_info.param.name); });
+
+TEST(SkillController, OmniRobotWithKickerScores) {
+  msg::MatchConfig config = mirosot_match();
+  auto* robot = config.mutable_league()->mutable_robot();
+  robot->set_drive(msg::DRIVE_OMNI);
+  robot->set_kick_speed(3.0);
+  robot->set_max_acceleration(2.0);
+  robot->set_max_deceleration(3.0);
+  for (const AttackCase& c : {AttackCase{"ahead", -0.6, 0.1, 0.0, 0.0, 0.0, true},
+                              AttackCase{"between", 0.4, 0.02, 1.0, 0.0, 0.0, true},
+                              AttackCase{"minus_x", -0.3, -0.4, 0.0, 0.2, 0.3, false}}) {
+    SCOPED_TRACE(c.name);
+    MiniWorld w(config);
+    w.x = c.x;
+    w.y = c.y;
+    w.theta = c.theta;
+    w.bx = c.bx;
+    w.by = c.by;
+    w.attack_sign = c.attack_positive_x ? 1.0 : -1.0;
+    bool scored = false;
+    for (int k = 0; k < 15 * 50 && !scored; ++k) {
+      w.step(play(msg::ROLE_ATTACKER, c.attack_positive_x));
+      scored = (c.attack_positive_x ? w.goals_positive : w.goals_negative) > 0;
+    }
+    EXPECT_TRUE(scored) << "ball at " << w.bx << "," << w.by;
+    EXPECT_GT(w.kicks, 0);
+    EXPECT_EQ(c.attack_positive_x ? w.goals_negative : w.goals_positive, 0);
+    EXPECT_LT(w.own_goal_push, 0.05);
+  }
+}
+
+TEST(SkillController, KeeperStaysOnItsGoalLineWithinTheGoal) {
+  MiniWorld w;
+  w.ball_moves = false;  // scripted ball, the keeper does not touch it
+  w.x = -0.5;
+  w.y = 0.4;
+  w.theta = 0.0;
+  const auto& f = w.league.field();
+  const double goal_x = -0.5 * f.length();
+  int checked = 0;
+  for (int k = 0; k < 30 * 50; ++k) {
+    // The ball wanders over our half, including wide and close to the goal.
+    const double s = k * 0.02;
+    w.bx = -0.55 + 0.45 * std::cos(0.4 * s);
+    w.by = 0.8 * std::sin(0.7 * s);
+    w.step(play(msg::ROLE_KEEPER, true));
+    if (s < 3.0) continue;  // getting there from midfield
+    ++checked;
+    EXPECT_LE(std::abs(w.y), 0.5 * f.goal_width()) << "at " << s;
+    EXPECT_GE(w.x, goal_x) << "at " << s;
+    EXPECT_LE(w.x, goal_x + 0.1) << "at " << s;
+  }
+  EXPECT_GT(checked, 1000);
+  // Ball wide on the left, close: the keeper covers the left post.
+  for (int k = 0; k < 100; ++k) {
+    w.bx = -0.8;
+    w.by = 0.5;
+    w.step(play(msg::ROLE_KEEPER, true));
+  }
+  EXPECT_GT(w.y, 0.1);
+  EXPECT_LE(w.y, 0.5 * f.goal_width());
+}
+
+TEST(SkillController, KeeperBlocksAShot) {
+  MiniWorld w;
+  w.x = -1.0;
+  w.y = 0.0;
+  w.theta = kPi / 2;
+  w.bx = -0.3;
+  w.by = 0.35;
+  // Let the keeper settle against a still ball, then shoot at the far corner.
+  for (int k = 0; k < 100; ++k) w.step(play(msg::ROLE_KEEPER, true));
+  const double target_y = -0.15;
+  const double dx = -1.1 - w.bx, dy = target_y - w.by, n = std::hypot(dx, dy);
+  w.bvx = 1.2 * dx / n;
+  w.bvy = 1.2 * dy / n;
+  for (int k = 0; k < 150; ++k) w.step(play(msg::ROLE_KEEPER, true));
+  EXPECT_EQ(w.goals_negative, 0);
+}
+
+TEST(SkillController, PlaceGoesToThePlacementFacingItsHeading) {
+  MiniWorld w;
+  w.x = 0.5;
+  w.y = -0.4;
+  w.theta = 2.0;
+  w.bx = 0.0;
+  w.by = 0.0;
+  msg::PlayerInstruction place;
+  place.set_directive(msg::COACH_PLACE);
+  place.set_role(msg::ROLE_ATTACKER);
+  place.mutable_placement()->set_x(-0.35);  // the other side of the ball: must go round it
+  place.mutable_placement()->set_y(0.0);
+  place.mutable_placement()->set_theta(0.0);
+  for (int k = 0; k < 8 * 50; ++k) w.step(place);
+  EXPECT_NEAR(w.x, -0.35, 0.03);
+  EXPECT_NEAR(w.y, 0.0, 0.03);
+  EXPECT_NEAR(std::remainder(w.theta, 2 * kPi), 0.0, 0.1);
+  EXPECT_LT(std::abs(w.left) + std::abs(w.right), 0.05);  // stopped there
+  EXPECT_NEAR(w.bx, 0.0, 1e-9);                              // the ball was not touched
+  EXPECT_NEAR(w.by, 0.0, 1e-9);
+}
+
+TEST(SkillController, DefenderStandsBetweenBallAndOwnGoal) {
+  MiniWorld w;
+  w.ball_moves = false;
+  w.x = 0.6;
+  w.y = 0.5;
+  w.bx = 0.2;
+  w.by = -0.3;
+  for (int k = 0; k < 8 * 50; ++k) w.step(play(msg::ROLE_DEFENDER, true));
+  const double gx = -1.1;
+  // On the segment from the ball to the own goal centre, closer to the goal.
+  const double ux = gx - w.bx, uy = -w.by, n = std::hypot(ux, uy);
+  const double along = ((w.x - w.bx) * ux + (w.y - w.by) * uy) / n;
+  const double off = std::abs((w.x - w.bx) * uy - (w.y - w.by) * ux) / n;
+  EXPECT_GT(along, 0.1);
+  EXPECT_LT(along, n);
+  EXPECT_LT(off, 0.03);
+}
+
+TEST(SkillController, DefenderRunningBackDoesNotPushTheBallIntoItsGoal) {
+  // Seen in a match: the ball loose and rolling slowly just in front of the
+  // own goal (it would stop short of the line), a defender coming back from
+  // the field side towards its spot between ball and goal.
+  struct Start {
+    double x, y, bvx, bvy;
+  };
+  for (const Start& s : {Start{0.8, 0.0, 0.2, -0.2}, Start{0.8, 0.15, 0.2, 0.0}, Start{0.8, 0.15, 0.2, 0.2},
+                         Start{0.65, 0.0, 0.0, 0.0}}) {
+    SCOPED_TRACE("defender at " + std::to_string(s.x) + "," + std::to_string(s.y));
+    MiniWorld w;
+    w.attack_sign = -1.0;  // own goal at +x
+    w.x = s.x;
+    w.y = s.y;
+    w.bx = 0.8;
+    w.by = 0.12;
+    w.bvx = s.bvx;
+    w.bvy = s.bvy;
+    for (int k = 0; k < 4 * 50; ++k) w.step(play(msg::ROLE_DEFENDER, false));
+    EXPECT_EQ(w.goals_positive, 0);
+    EXPECT_LT(w.own_goal_push, 0.05);
+  }
+}
+
+TEST(SkillController, SupporterWaitsUpFieldOnTheOtherSide) {
+  MiniWorld w;
+  w.ball_moves = false;
+  w.x = -0.8;
+  w.y = 0.0;
+  w.bx = -0.3;
+  w.by = 0.4;
+  for (int k = 0; k < 8 * 50; ++k) w.step(play(msg::ROLE_SUPPORTER, true));
+  EXPECT_GT(w.x, w.bx + 0.3);
+  EXPECT_LT(w.y, 0.0);
+}
+
+TEST(SkillController, HoldAndMissingSelfStop) {
+  const msg::MatchConfig config = mirosot_match();
+  SkillController skills(msg::BLUE, 1, config.league());
+  msg::WorldEstimate world;
+  world.mutable_ball()->set_valid(true);
+  world.mutable_ball()->mutable_position()->set_x(0.5);
+  msg::PlayerInstruction attack = play(msg::ROLE_ATTACKER, true);
+  // No self estimate yet.
+  msg::MotionCommand c = skills.step(world, attack, 4, 0.08);
+  EXPECT_EQ(c.cycle(), 4u);
+  EXPECT_DOUBLE_EQ(c.t(), 0.08);
+  EXPECT_DOUBLE_EQ(c.velocity().vx(), 0.0);
+  EXPECT_DOUBLE_EQ(c.velocity().omega(), 0.0);
+  world.mutable_self()->mutable_pose()->set_x(-0.5);
+  c = skills.step(world, attack, 5, 0.1);
+  EXPECT_GT(c.velocity().vx(), 0.0);  // off towards the ball
+  msg::WorldEstimate broken = world;
+  broken.mutable_self()->mutable_pose()->set_theta(std::nan(""));
+  c = skills.step(broken, attack, 6, 0.12);
+  EXPECT_DOUBLE_EQ(c.velocity().vx(), 0.0);
+  EXPECT_DOUBLE_EQ(c.velocity().omega(), 0.0);
+  msg::PlayerInstruction hold = attack;
+  hold.set_directive(msg::COACH_HOLD);
+  c = skills.step(world, hold, 7, 0.14);
+  EXPECT_DOUBLE_EQ(c.velocity().vx(), 0.0);
+  EXPECT_DOUBLE_EQ(c.velocity().omega(), 0.0);
+}
+
+TEST(SkillController, OmniRobotWithKickerKicksWhenAligned) {
+  msg::LeaguePreset league = mirosot_match().league();
+  league.mutable_robot()->set_drive(msg::DRIVE_OMNI);
+  league.mutable_robot()->set_kick_speed(5.0);
+  SkillController skills(msg::BLUE, 1, league);
+  msg::WorldEstimate world;
+  world.mutable_ball()->set_valid(true);
+  world.mutable_ball()->mutable_position()->set_x(0.3);
+  world.mutable_ball()->mutable_position()->set_y(0.1);
+  // Far to the side of the ball: moves sideways (vy) towards it, no kick.
+  world.mutable_self()->mutable_pose()->set_x(0.3);
+  world.mutable_self()->mutable_pose()->set_y(-0.4);
+  msg::MotionCommand c = skills.step(world, play(msg::ROLE_ATTACKER, true), 0, 0.0);
+  EXPECT_NE(c.velocity().vy(), 0.0);
+  EXPECT_DOUBLE_EQ(c.kick_speed(), 0.0);
+  // Right behind the ball, facing the goal through it: kick.
+  const double gx = 1.1, ux = gx - 0.3, uy = -0.1, n = std::hypot(ux, uy);
+  const double d = league.robot().radius() + league.ball().radius() + 0.005;
+  world.mutable_self()->mutable_pose()->set_x(0.3 - ux / n * d);
+  world.mutable_self()->mutable_pose()->set_y(0.1 - uy / n * d);
+  world.mutable_self()->mutable_pose()->set_theta(std::atan2(uy, ux));
+  for (int k = 1; k < 3; ++k) c = skills.step(world, play(msg::ROLE_ATTACKER, true), k, 0.02 * k);
+  EXPECT_DOUBLE_EQ(c.kick_speed(), 5.0);
+  EXPECT_GT(c.velocity().vx(), 0.0);
+}
+
+}  // namespace
+}  // namespace robocaf::actors
