@@ -4,20 +4,12 @@
 #include <iostream>
 #include <sstream>
 
-#include <caf/all.hpp>
-
 #include "deploy/cli.hpp"
 #include "deploy/commands.hpp"
-#include "deploy/system.hpp"
-#include "messages/game.pb.h"
+#include "deploy/local_match.hpp"
 #include "runtime/config_loader.hpp"
-#include "runtime/directory.hpp"
 #include "runtime/game_log.hpp"
 #include "runtime/match_summary.hpp"
-#include "runtime/message_types.hpp"
-#include "runtime/atoms.hpp"
-#include "runtime/proto_inspect.hpp"
-#include "sim/world_actor.hpp"
 
 namespace robocaf::deploy {
 
@@ -63,48 +55,29 @@ int match_command(const std::vector<std::string>& args) {
   const bool quiet = arguments.has("quiet");
   const unsigned threads = static_cast<unsigned>(arguments.unsigned_number("threads").value_or(0));
 
-  SystemConfig config{false, threads};
-  caf::actor_system system{config};
-  auto directory = runtime::spawn_directory(system, match.league().team_size());
-  msg::NodeIdentity identity;
-  identity.set_name("local");
-  identity.set_world(true);
-  join(system, directory, identity);
-
-  sim::WorldOptions options;
+  LocalMatchOptions options;
   options.match = match;
   options.realtime = realtime;
   options.log_path = log_path;
-  options.startup_timeout_seconds = 60;
+  options.worker_threads = threads;
   if (!quiet) options.progress = [](const std::string& line) { std::cout << line << std::endl; };
-  const auto wall_start = std::chrono::steady_clock::now();
-  auto world = sim::spawn_world(system, directory, options);
-  for (auto team : {msg::BLUE, msg::YELLOW}) {
-    std::vector<uint32_t> ids;
-    for (uint32_t id = 1; id <= match.league().team_size(); ++id) ids.push_back(id);
-    spawn_team(system, directory, match, team, true, ids);
-  }
   if (!quiet)
     std::cout << "robocaf match: " << match.league().name() << " " << match.league().team_size() << " v "
               << match.league().team_size() << ", seed " << match.seed() << ", two halves of "
               << match.half_duration() << " s, " << (realtime ? "real time" : "virtual time") << std::endl;
-
-  bool ended = false;
-  std::string failure;
+  const auto wall_start = std::chrono::steady_clock::now();
+  std::map<std::string, KindStats> stats;
   {
-    caf::scoped_actor self{system};
-    self->request(world, caf::infinite, runtime::await_atom::value)
-        .receive([&](const msg::GameState&) { ended = true; },
-                 [&](caf::error& err) { failure = system.render(err); });
+    LocalMatch local{options};
+    std::string failure = local.wait();
+    if (!failure.empty()) {
+      std::cerr << "robocaf match: the match did not finish: " << failure << '\n';
+      return 1;
+    }
+    stats = local.stats();
   }
   const double wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  auto stats = stats_per_kind(system, directory);
-  stop_all(system, directory);
-  if (!ended) {
-    std::cerr << "robocaf match: the match did not finish: " << failure << '\n';
-    return 1;
-  }
 
   runtime::MatchSummary summary = runtime::summarize_log(log_path);
   runtime::SummaryExtras extras;
