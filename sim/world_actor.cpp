@@ -39,6 +39,7 @@ struct WorldState {
   uint64_t cycle = 0;
   int steps_per_cycle = 1;
   bool started = false;
+  caf::actor_clock::time_point kickoff_wall;  // real time only
   bool finished = false;
   msg::GameState last_logged_state;
   std::vector<caf::response_promise> waiting;
@@ -177,8 +178,13 @@ void settle(Self* self, const RobotKey& key) {
     end_cycle(self);
 }
 
+// Real time: cycle k opens at kick-off + k periods of CAF's clock, whatever the
+// cycles before cost, so the match does not drift behind the wall clock.
 void schedule_realtime_tick(Self* self) {
-  auto delay = std::chrono::duration_cast<caf::timespan>(std::chrono::duration<double>(period(self)));
+  auto& s = self->state;
+  auto due = s.kickoff_wall + std::chrono::duration_cast<caf::timespan>(
+                                  std::chrono::duration<double>(period(self) * static_cast<double>(s.cycle + 1)));
+  auto delay = std::max(caf::timespan{0}, std::chrono::duration_cast<caf::timespan>(due - self->clock().now()));
   self->delayed_send(self, delay, runtime::tick_atom::value);
 }
 
@@ -186,6 +192,7 @@ void start_match(Self* self) {
   auto& s = self->state;
   if (s.started) return;
   s.started = true;
+  s.kickoff_wall = self->clock().now();
   progress(self, "kick-off: every robot has joined");
   begin_cycle(self);
   if (s.options.realtime) schedule_realtime_tick(self);
