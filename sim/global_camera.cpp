@@ -4,14 +4,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "runtime/angle.hpp"
+
 namespace robocaf::sim {
 
 namespace {
 
-double wrap_angle(double a) {
-  a = std::remainder(a, 2.0 * M_PI);
-  return a <= -M_PI ? a + 2.0 * M_PI : a;
-}
+using runtime::wrap_angle;
 
 void require(bool ok, const char* field, double value, const char* rule) {
   if (!ok) {

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "runtime/angle.hpp"
+
 namespace robocaf::sim {
 
 using Eigen::Vector2d;
@@ -57,13 +59,7 @@ Vector2d unrotate(double c, double s, const Vector2d& v) {
   return {c * v.x() + s * v.y(), -s * v.x() + c * v.y()};
 }
 
-double wrap_angle(double a) {
-  if (a > M_PI || a <= -M_PI) {
-    a = std::remainder(a, 2.0 * M_PI);
-    if (a <= -M_PI) a += 2.0 * M_PI;
-  }
-  return a;
-}
+using runtime::wrap_angle;
 
 // Body-frame displacement of a constant twist over dt along the exact arc, and
 // the cosine and sine of the turn. Small turns use the series so a straight

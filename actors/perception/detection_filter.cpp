@@ -2,16 +2,14 @@
 
 #include <cmath>
 
+#include "runtime/angle.hpp"
+
 namespace robocaf::actors {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
-double wrap_angle(double a) {
-  a = std::remainder(a, 2.0 * kPi);
-  return a <= -kPi ? a + 2.0 * kPi : a;
-}
+using runtime::kPi;
+using runtime::wrap_angle;
 
 const google::protobuf::RepeatedPtrField<msg::DetectionRobot>& robots_of(const msg::DetectionFrame& f,
                                                                          msg::Team team) {

@@ -4,16 +4,14 @@
 #include <cmath>
 #include <limits>
 
+#include "runtime/angle.hpp"
+
 namespace robocaf::actors {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
-double wrap_angle(double a) {
-  a = std::remainder(a, 2.0 * kPi);
-  return a <= -kPi ? a + 2.0 * kPi : a;
-}
+using runtime::kPi;
+using runtime::wrap_angle;
 
 msg::Team opponent_of(msg::Team team) {
   return team == msg::BLUE ? msg::YELLOW : team == msg::YELLOW ? msg::BLUE : msg::TEAM_UNSPECIFIED;

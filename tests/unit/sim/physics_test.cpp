@@ -1,31 +1,23 @@
 #include "sim/physics.hpp"
 
 #include <gtest/gtest.h>
-#include <google/protobuf/text_format.h>
 
 #include <Eigen/Geometry>
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
+
+#include "runtime/config_loader.hpp"
 
 namespace robocaf::sim {
 namespace {
 
 using Eigen::Vector2d;
 
-msg::MatchConfig mirosot() {
-  std::ifstream in(ROBOCAF_SOURCE_DIR "/configs/match/mirosot.pbtxt");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  msg::MatchConfig c;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(ss.str(), &c));
-  return c;
-}
+msg::MatchConfig mirosot() { return runtime::default_match_config(); }
 
 // MiroSot robots and ball on a field big enough to never reach a wall.
 msg::LeaguePreset big_field(double size = 40.0) {
@@ -271,10 +263,11 @@ TEST(Physics, BouncesNeverGainEnergy) {
     // Still robots: every contact is a bounce off something at rest.
     for (std::uint32_t i = 0; i < 4; ++i) w.add_robot(msg::BLUE, i, pose(ux(rng) * 0.9, ux(rng) * 0.7));
     Vector2d p;
+    const auto keys = w.robot_keys();
     do {
       p = {ux(rng) * f.length() / 2, ux(rng) * f.width() / 2};
     } while (!inside_walled_arena(f, p, 0.03) ||
-             std::any_of(w.robot_keys().begin(), w.robot_keys().end(), [&](const RobotKey& k) {
+             std::any_of(keys.begin(), keys.end(), [&](const RobotKey& k) {
                const auto q = w.robot_pose(k.team, k.id);
                return (Vector2d(q.x(), q.y()) - p).norm() < 0.07;
              }));

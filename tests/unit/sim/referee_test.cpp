@@ -1,28 +1,20 @@
 #include "sim/referee.hpp"
 
 #include <gtest/gtest.h>
-#include <google/protobuf/text_format.h>
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "runtime/config_loader.hpp"
 
 namespace robocaf::sim {
 namespace {
 
 using Eigen::Vector2d;
 
-msg::MatchConfig mirosot() {
-  std::ifstream in(ROBOCAF_SOURCE_DIR "/configs/match/mirosot.pbtxt");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  msg::MatchConfig c;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(ss.str(), &c));
-  return c;
-}
+msg::MatchConfig mirosot() { return runtime::default_match_config(); }
 
 msg::Pose2 pose(double x, double y, double th = 0.0) {
   msg::Pose2 p;
