@@ -101,6 +101,13 @@ caf::behavior directory(DirectoryActor* self, uint32_t team_size) {
       [self](join_atom, const msg::NodeIdentity& identity) -> caf::result<caf::atom_value> {
         auto sender = self->current_sender();
         if (!sender) return caf::make_error(caf::sec::invalid_argument, "anonymous join");
+        if (!identity.world() && identity.team() == msg::TEAM_UNSPECIFIED)
+          return caf::make_error(caf::sec::invalid_argument, "node '" + identity.name() + "' names no team");
+        for (uint32_t id : identity.robot_ids())
+          if (id == 0 || id > self->state.team_size)
+            return caf::make_error(caf::sec::invalid_argument, "node '" + identity.name() + "' claims robot " +
+                                                                   std::to_string(id) + ", not in the roster (team size " +
+                                                                   std::to_string(self->state.team_size) + ")");
         self->state.identities[sender->node()] = identity;
         return caf::atom("ok");
       },

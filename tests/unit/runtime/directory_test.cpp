@@ -92,6 +92,18 @@ TEST_F(DirectoryTest, RefusesRobotsOutsideTheRosterAndUnjoinedNodes) {
   caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
 }
 
+TEST_F(DirectoryTest, RefusesNodesThatClaimRobotsOutsideTheRosterOrNoTeam) {
+  msg::NodeIdentity too_many;
+  too_many.set_name("blue-7");
+  too_many.set_team(msg::BLUE);
+  too_many.add_robot_ids(7);
+  EXPECT_NE(join_as(too_many).find("claims robot 7"), std::string::npos);
+  msg::NodeIdentity teamless;
+  teamless.set_name("stray");
+  teamless.add_robot_ids(1);
+  EXPECT_NE(join_as(teamless).find("names no team"), std::string::npos);
+}
+
 TEST_F(DirectoryTest, ARobotSeesItsOwnTeamAndNeutralActorsOnly) {
   msg::NodeIdentity local;
   local.set_name("local");
