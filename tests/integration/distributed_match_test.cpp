@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <fstream>
 #include <cstdlib>
 #include <future>
 #include <thread>
@@ -77,6 +78,24 @@ TEST(DistributedMatch, ThirteenProcessesSurviveAKilledRobotAndFinish) {
   EXPECT_TRUE(absent) << "the killed robot was never reported off the field";
   EXPECT_TRUE(back) << "the restarted robot never rejoined its team";
   EXPECT_GT(moved_after_return, 0.05) << "the restarted robot did not move";
+}
+
+TEST(DistributedMatch, BadDeployAndNodeConfigsExitWithTwo) {
+  const std::string deploy = temp_path("bad-deploy.pbtxt");
+  std::ofstream{deploy} << "processes { name: \"world\" node_config: \"w.pbtxt\" respawn: maybe }\n";
+  auto bad_deploy = run("launch " + deploy);
+  EXPECT_EQ(bad_deploy.status, 2);
+  EXPECT_NE(bad_deploy.output.find(deploy + ":1:"), std::string::npos) << bad_deploy.output;
+
+  auto no_config = run("node");
+  EXPECT_EQ(no_config.status, 2);
+  EXPECT_NE(no_config.output.find("--config"), std::string::npos);
+
+  const std::string node = temp_path("bad-node.pbtxt");
+  std::ofstream{node} << "name: \"blue-1\"\ndirectory_port: 70000\nteam: BLUE\n";
+  auto bad_port = run("node --config " + node);
+  EXPECT_EQ(bad_port.status, 2);
+  EXPECT_NE(bad_port.output.find("directory_port"), std::string::npos) << bad_port.output;
 }
 
 }  // namespace
