@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <Eigen/Dense>
 
@@ -10,6 +11,7 @@ namespace robocaf::actors {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
+constexpr double kBackOff = 0.15;  // m the attacker backs off along its line to take out a lateral offset
 using V = Eigen::Vector2d;
 
 double wrap_angle(double a) {
@@ -165,6 +167,66 @@ void SkillController::detour_around_ball(const Pose& self, double bx, double by,
   ty = wy;
 }
 
+std::optional<V> SkillController::along_wall(const V& b, const V& u0, double a) const {
+  const auto& f = league_.field();
+  const double r = league_.robot().radius(), rb = league_.ball().radius();
+  const double contact = r + rb;
+  const double behind = contact + params_.approach_distance;
+  auto reachable = [this](const V& v) {
+    double x = v.x(), y = v.y();
+    clamp_to_field(x, y);
+    return std::abs(x - v.x()) < 1e-9 && std::abs(y - v.y()) < 1e-9;
+  };
+  // The walls the ball lies against: outward normal and the ball centre's
+  // distance from it. The end walls count beside the goal mouth only.
+  struct Wall {
+    V out;
+    double dist;
+  };
+  std::vector<Wall> walls;
+  const double reach = r + 0.5 * contact;
+  const double sy = b.y() >= 0.0 ? 1.0 : -1.0, sx = b.x() >= 0.0 ? 1.0 : -1.0;
+  if (0.5 * f.width() - std::abs(b.y()) < reach) walls.push_back({V(0.0, sy), 0.5 * f.width() - std::abs(b.y())});
+  if (std::abs(b.y()) > 0.5 * f.goal_width() - r && 0.5 * f.length() - std::abs(b.x()) < reach)
+    walls.push_back({V(sx, 0.0), 0.5 * f.length() - std::abs(b.x())});
+  std::sort(walls.begin(), walls.end(), [](const Wall& l, const Wall& m) { return l.dist < m.dist; });
+
+  // Along the nearest wall, tilted into it just enough that the robot's
+  // centre stays on the field: the ball slides along the wall. Of the two
+  // ways, the one nearer the goal direction; never along the own end wall
+  // towards the own goal mouth.
+  std::optional<V> best;
+  double best_score = -1e9;
+  for (const Wall& w : walls) {
+    const double s_min = (r + 0.003 - w.dist) / contact;
+    // Along the opponent end wall, towards the goal mouth, steeper: the ball
+    // must keep going into the goal when the wall ends at the post.
+    const bool opponent_end_wall = w.out.x() * a > 0.0;
+    const double tilt = std::clamp(std::max(s_min + 0.05, opponent_end_wall ? 0.35 : 0.0), 0.0, 0.9);
+    const V t0(-w.out.y(), w.out.x());
+    for (const V& t : {t0, V(-t0)}) {
+      const V u = (t * std::sqrt(1.0 - tilt * tilt) + w.out * tilt).normalized();
+      if (!reachable(b - u * contact) || !reachable(b - u * behind)) continue;
+      // Never from inside the own goal mouth (the keeper's place): a touch
+      // there puts the ball in.
+      const V start = b - u * (behind + params_.run_up);
+      auto in_own_mouth = [&](const V& v) {
+        return a * v.x() < -(0.5 * f.length() - r - 0.03) && std::abs(v.y()) < 0.5 * f.goal_width() + r;
+      };
+      if (in_own_mouth(b - u * contact) || in_own_mouth(start)) continue;
+      const bool own_end_wall = w.out.x() * a < 0.0;
+      if (own_end_wall && t.y() * b.y() < 0.0) continue;  // towards the own goal mouth
+      const double score = u.dot(u0);
+      if (score > best_score) {
+        best_score = score;
+        best = u;
+      }
+    }
+    if (best) break;  // the nearest wall with a way along it decides
+  }
+  return best;
+}
+
 // --- roles ------------------------------------------------------------------------
 
 SkillController::Vel SkillController::attacker(const Pose& self, const msg::WorldEstimate& world,
@@ -201,11 +263,30 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
     clamp_to_field(x, y);
     return std::abs(x - v.x()) < 1e-9 && std::abs(y - v.y()) < 1e-9;
   };
+  // A ball being pushed along the opponent end wall keeps its push direction
+  // into the goal mouth (there the line to the goal is reachable again, but
+  // turning to it would let the ball roll across the mouth).
+  const bool at_goal_line = a * b.x() > 0.5 * f.length() - contact - 0.02;
   if (!reachable(q)) {
-    // No room behind the ball on the goal line (ball at a wall): push it along
-    // the wall towards the opponent half instead.
-    u = V(a, 0.0);
+    const std::optional<V> along = along_wall(b, u, a);
+    if (!along && a * b.x() < 0.0) {
+      // No safe way to move a ball at the own end wall (by the own post):
+      // leave it to the keeper and wait in front of it, off the goal line.
+      phase_ = AttackPhase::kApproach;
+      wall_push_ = false;
+      double wx = b.x() + a * 0.2, wy = b.y();
+      clamp_to_field(wx, wy);
+      avoid_ball(self, b.x(), b.y(), wx, wy);
+      return go_to_pose(self, wx, wy, a > 0.0 ? 0.0 : kPi, false);
+    }
+    u = along ? *along : V(a, 0.0);
+    wall_push_ = true;
+  } else if (wall_push_ && phase_ == AttackPhase::kPush && at_goal_line) {
+    u = wall_u_;
+  } else {
+    wall_push_ = false;
   }
+  wall_u_ = u;
   const V n(-u.y(), u.x());
   const V rel = p - b;
   const double s = rel.dot(u), lat = rel.dot(n);
@@ -218,7 +299,14 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
   // the ball-goal line, more than the heading. A run-up along the line lets
   // the push correct what offset is left.
   const double lat_tol = std::max(0.004, 0.1 * (robot.mouth_width() > 0.0 ? robot.mouth_width() : 2.0 * r));
-  const double start = behind + params_.run_up;
+  // Near a wall the run-up (and the back-off, below) shortens to what fits on the field.
+  auto fitting = [&](double want, double least) {
+    for (double d = want; d > least; d -= 0.01)
+      if (reachable(b - u * d)) return d;
+    return least;
+  };
+  const double start = fitting(behind + params_.run_up, behind);
+  const double back_off = fitting(start + kBackOff, start) - start;
   const V q_start = b - u * start;
   const double cone = lat_tol + 0.1 * std::max(0.0, -s - behind);
   const bool behind_ball = s < -(contact - 0.01);
@@ -230,7 +318,7 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
       break;
     }
     case AttackPhase::kAlign:
-      if ((q_start - p).norm() > 0.06 || !behind_ball || std::abs(lat) > 1.5 * cone + 0.01)
+      if ((q_start - p).norm() > kBackOff + 0.08 || !behind_ball || std::abs(lat) > 0.08)
         phase_ = AttackPhase::kApproach;
       else if (std::abs(lat) < cone && std::abs(herr) < params_.align_tolerance)
         phase_ = AttackPhase::kPush;
@@ -238,8 +326,10 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
     case AttackPhase::kApproach:
       if (behind_ball && s > -(start + 0.4) && std::abs(lat) < cone && std::abs(herr) < params_.push_heading_tolerance)
         phase_ = AttackPhase::kPush;
-      else if ((q_start - p).norm() < 0.04 && behind_ball && std::abs(lat) < cone)
+      else if ((q_start - p).norm() < 0.04 && behind_ball && std::abs(lat) < 0.06) {
         phase_ = AttackPhase::kAlign;
+        align_back_ = std::abs(lat) >= cone;
+      }
       break;
   }
 
@@ -264,7 +354,14 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
   }
   if (phase_ == AttackPhase::kAlign) {
     side_ = 0;
-    return turn_to(self, phi, symmetric_);
+    if (std::abs(lat) < cone) return turn_to(self, phi, symmetric_);
+    // Beside the line: a differential robot cannot step sideways. It backs
+    // off along the line, which takes the offset out, and comes forward again.
+    const V back = b - u * (start + back_off);
+    if (align_back_ && ((back - p).norm() < 0.03 || back_off < 0.03)) align_back_ = false;
+    if (!align_back_ && (q_start - p).norm() < 0.02) align_back_ = true;
+    const V target = align_back_ ? back : q_start;
+    return drive_to(self, target.x(), target.y(), 0.5 * cruise, true, phi, true, !omni_);
   }
 
   // Approach. From the wrong side: round the ball (never through it). From
@@ -375,11 +472,27 @@ SkillController::Vel SkillController::supporter(const Pose& self, const msg::Wor
   // The open side of the field, with a dead band so the supporter does not
   // cross the field each time the ball crosses the middle.
   if (support_side_ == 0 || std::abs(b.y()) > 0.1 * f.width()) support_side_ = b.y() >= 0.0 ? -1 : 1;
-  double tx = b.x() + a * 0.3 * f.length();
   const double max_ahead = 0.5 * f.length() - f.goal_area_depth() - r - 0.05;
-  tx = std::clamp(tx, -max_ahead, max_ahead);
-  double ty = b.y() + support_side_ * 0.35 * f.width();
-  ty = std::clamp(ty, -(0.5 * f.width() - r - 0.05), 0.5 * f.width() - r - 0.05);
+  const double max_y = 0.5 * f.width() - r - 0.05;
+  // Two spots: wide up-field on the open side (for rebounds off the keeper
+  // and balls crossing the goal mouth), and following up behind the ball on
+  // the inner side (to take over when the attacker is blocked). Even ids take
+  // the second, odd ids the first; a lower-id teammate already at a spot
+  // keeps it.
+  const V wide(std::clamp(b.x() + a * 0.3 * f.length(), -max_ahead, max_ahead),
+               std::clamp(b.y() + support_side_ * 0.35 * f.width(), -max_y, max_y));
+  const double inner = b.y() >= 0.0 ? -1.0 : 1.0;
+  const V follow(std::clamp(b.x() - a * 0.3, -max_ahead, max_ahead),
+                 std::clamp(b.y() + inner * 0.2 * f.width(), -max_y, max_y));
+  V T = robot_id_ % 2 == 1 ? wide : follow;
+  for (const auto& mate : world.teammates()) {
+    if (mate.robot_id() >= robot_id_) continue;
+    if (std::hypot(mate.pose().x() - T.x(), mate.pose().y() - T.y()) < 4.0 * r) {
+      T = robot_id_ % 2 == 1 ? follow : wide;
+      break;
+    }
+  }
+  double tx = T.x(), ty = T.y();
   clamp_to_field(tx, ty);
   avoid_ball(self, b.x(), b.y(), tx, ty);
   return go_to_pose(self, tx, ty, angle_of(b - V(self.x, self.y)), false);

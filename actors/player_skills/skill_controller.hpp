@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <optional>
 
+#include <Eigen/Dense>
+
 #include "messages/commands.pb.h"
 #include "messages/config.pb.h"
 #include "messages/game.pb.h"
@@ -48,7 +50,14 @@ struct SkillParams {
 ///   the ball along the line between the centres); with a kicker it kicks when
 ///   aligned with the goal;
 /// - defender: between ball and own goal, outside the goal area;
-/// - supporter: up-field of the ball, on the other side of the field.
+///   A ball against a wall is pushed along it, tilted into the wall so the
+///   robot fits (beside the opponent goal: into the goal mouth); a ball at the
+///   own end wall that could only be moved from inside the own goal mouth or
+///   towards it is left to the keeper, the attacker waiting in front of it.
+///   Beside its line, the attacker backs off along it to take out the offset;
+/// - supporter: odd ids up-field of the ball on the other side of the field,
+///   even ids following up behind the ball on the inner side; a lower-id
+///   teammate already at the spot keeps it.
 /// Non-attackers go round the ball rather than touch it. A differential robot
 /// without a kicker is symmetric (MiroSot cube): it may drive and push backwards.
 /// Without a self estimate it stops; without a ball it stops (keeper: centre
@@ -92,6 +101,10 @@ class SkillController {
   void detour_around_ball(const Pose& self, double bx, double by, double& tx, double& ty, double extra = 0.0) const;
   // Like detour_around_ball, with a wider berth, and targets at the ball moved off it.
   void avoid_ball(const Pose& self, double bx, double by, double& tx, double& ty) const;
+  // The attacker's push direction for a ball against a wall, where there is
+  // no room behind it on the line to the goal (u0): along the wall. None
+  // when no way along it is reachable and safe.
+  std::optional<Eigen::Vector2d> along_wall(const Eigen::Vector2d& b, const Eigen::Vector2d& u0, double a) const;
   Vel attacker(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x, double& kick);
   Vel keeper(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x);
   Vel defender(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x);
@@ -111,6 +124,9 @@ class SkillController {
   double last_vx_ = 0.0;             // forward speed asked for last cycle (differential)
   std::optional<double> last_t_;
   int drive_direction_ = 1;  // +1 forwards, -1 backwards (differential)
+  bool align_back_ = false;          // aligning: backing off along the line (else coming forward)
+  bool wall_push_ = false;           // the attacker is pushing the ball along a wall
+  Eigen::Vector2d wall_u_{1.0, 0.0};  // ... in this direction
   int support_side_ = 0;  // which side of the ball the supporter keeps to
   msg::Role last_role_ = msg::ROLE_NONE;
 };

@@ -136,8 +136,9 @@ std::vector<msg::RoleEntry> RoleAssigner::assign(const std::vector<msg::WorldEst
   }
 
   // Defenders, then supporters.
-  const size_t supporters = pool.size() / 2;
-  const size_t defenders = pool.size() - supporters;
+  // One defender; supporters get the rest (a second defender only from four
+  // field robots left on): a team crowding its own goal does not score.
+  const size_t defenders = pool.empty() ? 0 : std::max<size_t>(1, pool.size() / 2);
   auto defend_score = [&](uint32_t id) { return goal_distance(id) - (defenders_.count(id) ? kDefenderBonus : 0.0); };
   const std::vector<uint32_t> ranked = best_of(pool, defend_score);
   defenders_.clear();

@@ -14,7 +14,8 @@
 namespace robocaf::actors {
 
 /// Assigns one keeper, one attacker and splits the rest into defenders and
-/// supporters (defenders get the extra one: 3 left -> 2 defenders, 1 supporter).
+/// supporters: at least one defender, half the rest rounded down when more
+/// are left (3 left -> 1 defender, 2 supporters; 4 left -> 2 and 2).
 ///
 /// Keeper: sticky; a new one is the robot nearest its own goal. Attacker: the
 /// lowest cost to reach the point behind the ball on the line from the

@@ -62,7 +62,7 @@ int count(const std::map<uint32_t, msg::Role>& m, msg::Role role) {
 
 const std::vector<uint32_t> kFive{1, 2, 3, 4, 5};
 
-TEST(RoleAssigner, FiveRobotsGetKeeperAttackerSupporterAndTwoDefenders) {
+TEST(RoleAssigner, FiveRobotsGetKeeperAttackerDefenderAndTwoSupporters) {
   RoleAssigner assigner(mirosot());
   // Attacking +x; the own goal is at x = -1.1.
   const std::map<uint32_t, Pos> robots{{1, {0.3, 0.3}}, {2, {-1.0, 0.05}}, {3, {-0.2, 0.0}}, {4, {-0.6, 0.3}},
@@ -73,9 +73,11 @@ TEST(RoleAssigner, FiveRobotsGetKeeperAttackerSupporterAndTwoDefenders) {
   const auto roles = as_map(entries);
   EXPECT_EQ(roles.at(2), msg::ROLE_KEEPER);    // nearest the own goal
   EXPECT_EQ(roles.at(3), msg::ROLE_ATTACKER);  // behind the ball; robot 1 is in front of it
-  EXPECT_EQ(count(roles, msg::ROLE_DEFENDER), 2);
-  EXPECT_EQ(count(roles, msg::ROLE_SUPPORTER), 1);
+  EXPECT_EQ(count(roles, msg::ROLE_DEFENDER), 1);
+  EXPECT_EQ(count(roles, msg::ROLE_SUPPORTER), 2);
+  EXPECT_EQ(roles.at(4), msg::ROLE_DEFENDER);   // the field robot nearest the own goal
   EXPECT_EQ(roles.at(1), msg::ROLE_SUPPORTER);  // the one farthest up-field
+  EXPECT_EQ(roles.at(5), msg::ROLE_SUPPORTER);
 }
 
 TEST(RoleAssigner, AttackSideDecidesGoalsAndBehind) {

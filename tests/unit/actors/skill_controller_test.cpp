@@ -230,7 +230,13 @@ INSTANTIATE_TEST_SUITE_P(
         AttackCase{"behind_ball_wrong_side_minus_x", -0.5, 0.0, 0.0, 0.2, 0.1, false},
         AttackCase{"ball_near_own_goal", -0.7, 0.3, 0.0, -0.9, 0.1, true},
         AttackCase{"ball_near_side_wall", -0.2, 0.0, 0.5, 0.2, 0.75, true},
-        AttackCase{"ball_near_corner_needing_a_turn", 0.7, 0.6, 0.0, 0.9, 0.65, true}),
+        AttackCase{"ball_near_corner_needing_a_turn", 0.7, 0.6, 0.0, 0.9, 0.65, true},
+        // Balls against a wall: there is no room behind them on the line to the
+        // goal, so the robot pushes them along the wall (seen stuck in matches).
+        AttackCase{"ball_at_end_wall_beside_goal", 0.7, 0.4, 0.0, 1.075, 0.3, true},
+        AttackCase{"ball_at_end_wall_beside_goal_minus_x", -0.6, -0.2, kPi, -1.075, -0.35, false},
+        AttackCase{"ball_against_side_wall", -0.6, 0.4, 0.0, -0.3, 0.875, true},
+        AttackCase{"ball_against_side_wall_ahead_of_robot", 0.2, -0.7, kPi, 0.5, -0.875, true}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
 TEST(SkillController, OmniRobotWithKickerScores) {
@@ -386,6 +392,40 @@ TEST(SkillController, SupporterWaitsUpFieldOnTheOtherSide) {
   for (int k = 0; k < 8 * 50; ++k) w.step(play(msg::ROLE_SUPPORTER, true));
   EXPECT_GT(w.x, w.bx + 0.3);
   EXPECT_LT(w.y, 0.0);
+}
+
+TEST(SkillController, AttackerLeavesABallAtItsOwnPostAlone) {
+  // A ball against the own end wall right beside the post: getting goal-side
+  // of it means driving through the own goal mouth, where the keeper stands,
+  // and a touch there puts it in. The attacker does not try.
+  for (double by : {0.22, -0.25}) {
+    SCOPED_TRACE("ball y " + std::to_string(by));
+    MiniWorld w;
+    w.x = -0.7;
+    w.y = 0.0;
+    w.bx = -1.0786;
+    w.by = by;
+    for (int k = 0; k < 10 * 50; ++k) w.step(play(msg::ROLE_ATTACKER, true));
+    EXPECT_EQ(w.goals_negative, 0);
+    EXPECT_GT(w.x, -0.5 * w.league.field().length() + w.league.robot().radius() + 0.01) << "in the own goal mouth";
+    EXPECT_LT(w.own_goal_push, 0.05);
+  }
+}
+
+TEST(SkillController, SecondSupporterFollowsUpBehindTheBallOnTheInnerSide) {
+  // Two supporters must not share a spot: even ids follow up behind the ball,
+  // towards the middle of the field, ready to take over from the attacker.
+  MiniWorld w;
+  w.skills = SkillController(msg::BLUE, 2, w.config.league());
+  w.ball_moves = false;
+  w.x = -0.8;
+  w.y = 0.0;
+  w.bx = -0.3;
+  w.by = 0.4;
+  for (int k = 0; k < 8 * 50; ++k) w.step(play(msg::ROLE_SUPPORTER, true));
+  EXPECT_NEAR(w.x, w.bx - 0.3, 0.05);
+  EXPECT_LT(w.y, w.by - 0.25);
+  EXPECT_GT(w.y, -0.1);
 }
 
 TEST(SkillController, HoldAndMissingSelfStop) {
