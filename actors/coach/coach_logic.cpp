@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "runtime/angle.hpp"
+
 namespace robocaf::actors {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using runtime::kPi;
 
 }  // namespace
 

@@ -6,18 +6,17 @@
 
 #include <Eigen/Dense>
 
+#include "runtime/angle.hpp"
+
 namespace robocaf::actors {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using runtime::kPi;
 constexpr double kBackOff = 0.15;  // m the attacker backs off along its line to take out a lateral offset
 using V = Eigen::Vector2d;
 
-double wrap_angle(double a) {
-  a = std::remainder(a, 2.0 * kPi);
-  return a <= -kPi ? a + 2.0 * kPi : a;
-}
+using runtime::wrap_angle;
 
 double angle_of(const V& v) { return std::atan2(v.y(), v.x()); }
 

@@ -1,23 +1,15 @@
 #include "actors/motor/motor_control.hpp"
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
-#include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
+
+#include "runtime/config_loader.hpp"
 
 namespace robocaf::actors {
 namespace {
 
-msg::RobotSpec mirosot_robot() {
-  std::ifstream in(ROBOCAF_SOURCE_DIR "/configs/match/mirosot.pbtxt");
-  std::stringstream text;
-  text << in.rdbuf();
-  msg::MatchConfig config;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &config));
-  return config.league().robot();
-}
+msg::RobotSpec mirosot_robot() { return runtime::default_match_config().league().robot(); }
 
 msg::RobotSpec unlimited_robot() {
   msg::RobotSpec spec = mirosot_robot();

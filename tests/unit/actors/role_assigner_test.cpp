@@ -1,24 +1,16 @@
 #include "actors/team_skills/role_assigner.hpp"
 
-#include <fstream>
 #include <map>
 #include <random>
-#include <sstream>
 
-#include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
+
+#include "runtime/config_loader.hpp"
 
 namespace robocaf::actors {
 namespace {
 
-msg::LeaguePreset mirosot() {
-  std::ifstream in(ROBOCAF_SOURCE_DIR "/configs/match/mirosot.pbtxt");
-  std::stringstream text;
-  text << in.rdbuf();
-  msg::MatchConfig config;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &config));
-  return config.league();
-}
+msg::LeaguePreset mirosot() { return runtime::default_match_config().league(); }
 
 struct Pos {
   double x, y;

@@ -2,30 +2,23 @@
 
 #include <cmath>
 #include <string>
-#include <fstream>
 #include <random>
-#include <sstream>
 
-#include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
 #include "actors/motor/motor_control.hpp"
 #include "actors/perception/detection_filter.hpp"
 #include "actors/world_knowledge/world_tracker.hpp"
 
+#include "runtime/config_loader.hpp"
+#include "runtime/angle.hpp"
+
 namespace robocaf::actors {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using runtime::kPi;
 
-msg::MatchConfig mirosot_match() {
-  std::ifstream in(ROBOCAF_SOURCE_DIR "/configs/match/mirosot.pbtxt");
-  std::stringstream text;
-  text << in.rdbuf();
-  msg::MatchConfig config;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &config));
-  return config;
-}
+msg::MatchConfig mirosot_match() { return runtime::default_match_config(); }
 
 // A tiny world for closed-loop tests: one robot (a disc, differential or
 // omni with a kicker), the ball, walls with goal mouths. The robot's wheels

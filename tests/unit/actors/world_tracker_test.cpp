@@ -1,30 +1,23 @@
 #include "actors/world_knowledge/world_tracker.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <random>
-#include <sstream>
 
-#include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
 #include "actors/perception/detection_filter.hpp"
 #include "messages/config.pb.h"
 
+#include "runtime/config_loader.hpp"
+#include "runtime/angle.hpp"
+
 namespace robocaf::actors {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using runtime::kPi;
 
-msg::LeaguePreset mirosot() {
-  std::ifstream in(ROBOCAF_SOURCE_DIR "/configs/match/mirosot.pbtxt");
-  std::stringstream text;
-  text << in.rdbuf();
-  msg::MatchConfig config;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &config));
-  return config.league();
-}
+msg::LeaguePreset mirosot() { return runtime::default_match_config().league(); }
 
 // A global-camera frame: our robot (blue 1) and optionally the ball.
 struct Scene {
