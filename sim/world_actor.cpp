@@ -36,6 +36,8 @@ struct WorldState {
   std::map<RobotKey, bool> operational;  // from mission managers
   std::set<RobotKey> pending;            // participants the current cycle waits for
   std::map<RobotKey, msg::RobotCommand> commands;  // this cycle's, logged in key order
+  std::map<int, msg::RoleAssignment> roles;         // newest per team
+  std::map<int, std::string> logged_roles;          // per team, to log only changes
   uint64_t cycle = 0;
   int steps_per_cycle = 1;
   bool started = false;
@@ -165,6 +167,13 @@ void end_cycle(Self* self) {
   auto& s = self->state;
   for (auto& [key, command] : s.commands) log_record(self, [&](msg::LogRecord& r) { *r.mutable_command() = command; });
   s.commands.clear();
+  for (auto& [team, assignment] : s.roles) {
+    std::string roles;
+    for (const auto& entry : assignment.roles()) roles += std::to_string(entry.robot_id()) + ":" + std::to_string(entry.role()) + " ";
+    if (roles == s.logged_roles[team]) continue;
+    s.logged_roles[team] = roles;
+    log_record(self, [&](msg::LogRecord& r) { *r.mutable_roles() = assignment; });
+  }
   const double dt = s.options.match.sim().physics_step();
   for (int i = 0; i < s.steps_per_cycle; ++i) s.physics->step(dt);
   ++s.cycle;
@@ -248,6 +257,11 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
         s.physics->set_command(command.team(), command.robot_id(), command, now(self));
         s.commands[key] = command;
         settle(self, key);
+      },
+      [self](const msg::RoleAssignment& roles) {
+        auto& s = self->state;
+        if (!s.options.realtime && roles.cycle() != s.cycle) return;
+        s.roles[int(roles.team())] = roles;
       },
       [self](const msg::CycleDone& done) {
         auto& s = self->state;

@@ -15,7 +15,7 @@ namespace {
 
 // Input: CoachCommand (its coach; the cycle trigger), WorldEstimate (every
 // robot's world knowledge). Output: PlayerInstruction to every robot's player
-// skills, then CycleDone to the world.
+// skills, then RoleAssignment (for the game log) and CycleDone to the world.
 struct TeamSkillsState {
   runtime::ShellContext ctx;
   std::optional<RoleAssigner> assigner;
@@ -36,7 +36,12 @@ caf::behavior team_skills(runtime::ShellActor<TeamSkillsState>* self, ActorSetup
         std::vector<msg::WorldEstimate> latest;
         s.estimates.for_each_before(cycle, [&](uint32_t, uint64_t, const msg::WorldEstimate& e) { latest.push_back(e); });
         std::vector<uint32_t> present(coach.robots_present().begin(), coach.robots_present().end());
+        msg::RoleAssignment roles;
+        roles.set_cycle(cycle);
+        roles.set_t(coach.t());
+        roles.set_team(team);
         for (const msg::RoleEntry& entry : s.assigner->assign(latest, present, coach.attack_positive_x())) {
+          *roles.add_roles() = entry;
           msg::PlayerInstruction instruction;
           instruction.set_cycle(cycle);
           instruction.set_t(coach.t());
@@ -52,7 +57,11 @@ caf::behavior team_skills(runtime::ShellActor<TeamSkillsState>* self, ActorSetup
         msg::CycleDone done;
         done.set_cycle(cycle);
         *done.mutable_address() = s.ctx.address;
-        if (auto world = s.ctx.peers.find(msg::TEAM_UNSPECIFIED, 0, msg::ACTOR_WORLD)) self->send(world, done);
+        // The world records the roles in the game log, so a match can be analysed by role.
+        if (auto world = s.ctx.peers.find(msg::TEAM_UNSPECIFIED, 0, msg::ACTOR_WORLD)) {
+          self->send(world, std::move(roles));
+          self->send(world, done);
+        }
       },
       [self](const msg::WorldEstimate& estimate) {
         if (estimate.team() != self->state.ctx.address.team()) return;
