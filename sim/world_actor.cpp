@@ -103,8 +103,7 @@ void begin_cycle(Self* self) {
     if (event.kind() != msg::REF_EVENT_SHOT && event.kind() != msg::REF_EVENT_REPOSITION) {
       std::ostringstream line;
       line.precision(1);
-      line << std::fixed << "[" << t << " s] " << event.reason() << "  (blue " << event.score_blue() << " : "
-           << event.score_yellow() << " yellow)";
+      line << std::fixed << "[" << t << " s] " << event.reason();
       progress(self, line.str());
     }
   }
