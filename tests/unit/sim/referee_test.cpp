@@ -14,7 +14,13 @@ namespace {
 
 using Eigen::Vector2d;
 
-msg::MatchConfig mirosot() { return runtime::default_match_config(); }
+// The MiroSot preset with the 2 s placement time the scripted timelines below
+// are written for, whatever the shipped config chooses.
+msg::MatchConfig mirosot() {
+  msg::MatchConfig config = runtime::default_match_config();
+  config.mutable_sim()->set_placement_seconds(2.0);
+  return config;
+}
 
 msg::Pose2 pose(double x, double y, double th = 0.0) {
   msg::Pose2 p;
@@ -86,7 +92,7 @@ TEST(Referee, KickoffFollowsThePlacementTime) {
   EXPECT_TRUE(ev.empty());
   EXPECT_EQ(m.ref.state().command(), msg::REF_PREPARE_KICKOFF);
   ev = m.run_until(2.0);
-  ASSERT_EQ(ev.size(), 1u) << ev[0].reason();  // legal places: nobody is moved
+  ASSERT_EQ(ev.size(), 1u) << (ev.empty() ? "no event" : ev[0].reason());  // legal places: nobody is moved
   EXPECT_EQ(ev[0].kind(), msg::REF_EVENT_KICKOFF);
   EXPECT_EQ(ev[0].team(), msg::BLUE);
   EXPECT_NEAR(ev[0].t(), 2.0, 1e-9);
