@@ -58,7 +58,18 @@ int launch_command(const std::vector<std::string>& args, const std::string& self
             << std::endl;
   std::map<std::string, int> seen_restarts;
   std::optional<int> status;
+  // Progress: the world node's own lines (kick-offs, goals, halves), as they come.
+  std::ifstream world_log;
+  auto show_world_progress = [&] {
+    if (!world_log.is_open()) world_log.open(launcher.log_path(world_process));
+    std::string line;
+    while (world_log.is_open() && std::getline(world_log, line)) {
+      if (!line.empty() && line[0] == '[' && line.rfind("[launcher]", 0) != 0) std::cout << line << std::endl;
+    }
+    world_log.clear();  // at EOF: keep reading as the file grows
+  };
   while (!(status = launcher.wait_for(world_process, std::chrono::seconds(1)))) {
+    show_world_progress();
     for (const auto& process : deploy.processes()) {
       int restarts = launcher.restarts(process.name());
       if (restarts > seen_restarts[process.name()]) {
@@ -68,6 +79,7 @@ int launch_command(const std::vector<std::string>& args, const std::string& self
       }
     }
   }
+  show_world_progress();
   launcher.stop_all();
   if (*status != 0) {
     std::cerr << "robocaf launch: the world process ended with status " << *status << "; see "
