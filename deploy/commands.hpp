@@ -13,6 +13,9 @@ int match_command(const std::vector<std::string>& args);
 /// `robocaf node --config FILE`: one node process of a distributed match.
 int node_command(const std::vector<std::string>& args);
 
+/// `robocaf render LOG --png DIR | --video FILE`: pictures of a match from its game log.
+int render_command(const std::vector<std::string>& args);
+
 /// `robocaf launch FILE`: starts and supervises the node processes of a deploy config.
 int launch_command(const std::vector<std::string>& args, const std::string& self_executable);
 

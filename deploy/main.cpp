@@ -18,7 +18,8 @@ const char* kUsage =
     "commands:\n"
     "  match   play a whole match in this process (virtual time)\n"
     "  node    run one node of a distributed match (--config FILE)\n"
-    "  launch  start and supervise the node processes of a deploy config\n";
+    "  launch  start and supervise the node processes of a deploy config\n"
+    "  render  draw a match from its game log (PNG frames or a video)\n";
 
 std::string self_executable(const char* argv0) {
   std::error_code error;
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
     if (command == "match") return deploy::match_command(args);
     if (command == "node") return deploy::node_command(args);
     if (command == "launch") return deploy::launch_command(args, self_executable(argv[0]));
+    if (command == "render") return deploy::render_command(args);
     if (command == "--help" || command == "help") {
       std::cout << kUsage;
       return 0;

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make ccache pkg-config protobuf-compiler libprotobuf-dev libcaf-dev
           libzmq3-dev cppzmq-dev libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev
-          nlohmann-json3-dev libssl-dev procps)
+          nlohmann-json3-dev libssl-dev libopencv-dev procps)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,7 +1,10 @@
 // `robocaf match` end to end: a whole match in one process, reproducible.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
+
+#include <opencv2/videoio.hpp>
 
 #include "process.hpp"
 #include "runtime/game_log.hpp"
@@ -54,6 +57,31 @@ TEST(LocalMatch, BothTeamsMove) {
     for (uint32_t id = 1; id <= 5; ++id) moving += travelled[{int(team), id}] > 0.1 ? 1 : 0;
     EXPECT_GE(moving, 3) << "team " << team << " barely moved";
   }
+}
+
+TEST(LocalMatch, RenderDrawsTheMatchAsPicturesAndAVideo) {
+  const std::string log = temp_path("render.rclog");
+  ASSERT_EQ(run("match --seed 5 --half-duration 5 --quiet --log " + log).status, 0);
+  const std::string dir = temp_path("render-frames");
+  const std::string video = temp_path("render.avi");
+  std::filesystem::remove_all(dir);
+  auto result = run("render " + log + " --png " + dir + " --every 50 --video " + video);
+  ASSERT_EQ(result.status, 0) << result.output;
+  size_t pngs = 0;
+  for (auto& entry : std::filesystem::directory_iterator(dir)) pngs += entry.path().extension() == ".png" ? 1 : 0;
+  EXPECT_GT(pngs, 10u);
+  cv::VideoCapture capture{video};
+  ASSERT_TRUE(capture.isOpened());
+  EXPECT_EQ(static_cast<size_t>(capture.get(cv::CAP_PROP_FRAME_COUNT)), pngs);
+  cv::Mat first;
+  ASSERT_TRUE(capture.read(first));
+  EXPECT_EQ(first.cols, 880);
+
+  auto no_output = run("render " + log);
+  EXPECT_EQ(no_output.status, 2);
+  auto no_log = run("render /nonexistent.rclog --png " + dir);
+  EXPECT_NE(no_log.status, 0);
+  EXPECT_NE(no_log.output.find("/nonexistent.rclog"), std::string::npos) << no_log.output;
 }
 
 TEST(LocalMatch, BadArgumentsAndConfigsExitWithTwoAndSayWhatIsWrong) {
