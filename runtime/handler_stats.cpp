@@ -1,6 +1,7 @@
 #include "runtime/handler_stats.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 
 namespace robocaf::runtime {
@@ -11,12 +12,14 @@ void HandlerStats::record(const std::string& message_type, std::chrono::nanoseco
   int64_t ns = duration.count();
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = entries_.find(message_type);
-  if (it == entries_.end()) it = entries_.emplace(message_type, Entry{0, ns, ns, 0}).first;
+  if (it == entries_.end()) it = entries_.emplace(message_type, Entry{0, ns, ns, 0, 0.0}).first;
   Entry& e = it->second;
   ++e.calls;
   e.min_ns = std::min(e.min_ns, ns);
   e.max_ns = std::max(e.max_ns, ns);
   e.total_ns += ns;
+  const double us = static_cast<double>(ns) / 1e3;
+  e.sum_squares_us2 += us * us;
   ++total_calls_;
 }
 
@@ -32,6 +35,8 @@ std::vector<msg::HandlerStats> HandlerStats::snapshot(const std::string& actor) 
     s.set_min_us(static_cast<double>(e.min_ns) / 1e3);
     s.set_avg_us(static_cast<double>(e.total_ns) / 1e3 / static_cast<double>(e.calls));
     s.set_max_us(static_cast<double>(e.max_ns) / 1e3);
+    const double variance = e.sum_squares_us2 / static_cast<double>(e.calls) - s.avg_us() * s.avg_us();
+    s.set_sd_us(std::sqrt(std::max(0.0, variance)));
     out.push_back(std::move(s));
   }
   return out;

@@ -53,6 +53,7 @@ class HandlerStats {
     int64_t min_ns = 0;
     int64_t max_ns = 0;
     int64_t total_ns = 0;
+    double sum_squares_us2 = 0;  // for the standard deviation (MI20's timing statistics)
   };
   mutable std::mutex mutex_;
   std::map<std::string, Entry, std::less<>> entries_;

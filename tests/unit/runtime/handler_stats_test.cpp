@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace robocaf::runtime {
 namespace {
 
@@ -34,6 +36,8 @@ TEST(HandlerStatsTest, PerTypeMinAvgMax) {
   EXPECT_DOUBLE_EQ(truth.min_us(), 1);
   EXPECT_DOUBLE_EQ(truth.avg_us(), 2);
   EXPECT_DOUBLE_EQ(truth.max_us(), 3);
+  EXPECT_NEAR(truth.sd_us(), std::sqrt(2.0 / 3.0), 1e-9);
+  EXPECT_DOUBLE_EQ(snap[0].sd_us(), 0);
 
   stats.reset();
   EXPECT_EQ(stats.total_calls(), 0u);
