@@ -16,9 +16,13 @@
 namespace robocaf::testing {
 namespace {
 
-// The pid of the node process running `node_config`, found like a user would.
+// The pid of the node process whose --config names `node_config`, found like a
+// user would. The pattern brackets one character so that it does not match the
+// shell popen starts to run pgrep (its command line holds the pattern itself).
 pid_t pid_of_node(const std::string& node_config) {
-  std::string command = "pgrep -f -- '--config .*" + node_config + "'";
+  std::string pattern = node_config;
+  pattern.replace(0, 1, "[" + pattern.substr(0, 1) + "]");
+  std::string command = "pgrep -f -- ' node --config .*" + pattern + "'";
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return 0;
   char line[64] = {};
@@ -45,6 +49,8 @@ TEST(DistributedMatch, ThirteenProcessesSurviveAKilledRobotAndFinish) {
   }
   ASSERT_NE(victim, 0) << "the blue-3 node never started";
   std::this_thread::sleep_for(std::chrono::seconds(12));
+  victim = pid_of_node("blue-3.pbtxt");
+  ASSERT_NE(victim, 0) << "the blue-3 node ended on its own";
   ASSERT_EQ(kill(victim, SIGKILL), 0);
 
   auto result = match.get();
