@@ -1,8 +1,14 @@
 // `robocaf match` end to end: a whole match in one process, reproducible.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include <opencv2/videoio.hpp>
 
@@ -57,6 +63,44 @@ TEST(LocalMatch, BothTeamsMove) {
     for (uint32_t id = 1; id <= 5; ++id) moving += travelled[{int(team), id}] > 0.1 ? 1 : 0;
     EXPECT_GE(moving, 3) << "team " << team << " barely moved";
   }
+}
+
+TEST(LocalMatch, AKilledMatchLeavesAReadableLog) {
+  const std::string log = temp_path("killed.rclog");
+  std::filesystem::remove(log);
+  const std::string command = std::string(ROBOCAF_BINARY) + " match --seed 4 --quiet --log " + log;
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    execl("/bin/sh", "sh", "-c", ("exec " + command + " >/dev/null 2>&1").c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Kill it mid-match, while it writes: the log grows past 1 MB within a second or two.
+  for (int i = 0; i < 200; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::error_code error;
+    const auto size = std::filesystem::file_size(log, error);
+    if (!error && size > 1000000) break;
+  }
+  ASSERT_EQ(kill(child, SIGKILL), 0);
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the match ended before it could be killed";
+
+  runtime::GameLogReader reader{log};
+  EXPECT_EQ(reader.header().seed(), 4u);
+  msg::LogRecord record;
+  uint64_t truths = 0;
+  double last_t = -1;
+  while (reader.next(record)) {
+    if (!record.has_truth()) continue;
+    ++truths;
+    EXPECT_GE(record.truth().t(), last_t);
+    last_t = record.truth().t();
+  }
+  EXPECT_GT(truths, 100u);
+  auto summary = run("render " + log + " --png " + temp_path("killed-frames") + " --every 500");
+  EXPECT_EQ(summary.status, 0) << summary.output;
 }
 
 TEST(LocalMatch, RenderDrawsTheMatchAsPicturesAndAVideo) {
