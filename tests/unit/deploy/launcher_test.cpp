@@ -140,23 +140,23 @@ TEST_F(LauncherTest, StopAllEscalatesToSigkillAndKillsGrandchildren) {
   auto grandchild_file = path("grandchild.pid");
   Launcher launcher(logs());
   // The shell ignores SIGTERM; its background sleep is a grandchild.
-  launcher.add({"stubborn",
+  launcher.add({"ignores-sigterm",
                 {"/bin/sh", "-c", "trap '' TERM; sleep 30 & echo $! > " + grandchild_file + "; while :; do wait; done"},
                 true});
   launcher.start();
   ASSERT_TRUE(eventually([&] { return read_pid(grandchild_file) > 0; }));
-  pid_t child = launcher.pid_of("stubborn");
+  pid_t child = launcher.pid_of("ignores-sigterm");
   pid_t grandchild = read_pid(grandchild_file);
   auto t0 = std::chrono::steady_clock::now();
   launcher.stop_all(300ms);
   auto took = std::chrono::steady_clock::now() - t0;
   EXPECT_GE(took, 300ms);  // SIGTERM was ignored, so the grace period ran out
   EXPECT_LT(took, 5s);
-  EXPECT_EQ(launcher.pid_of("stubborn"), 0);
-  EXPECT_EQ(launcher.restarts("stubborn"), 0);  // no respawn while stopping
+  EXPECT_EQ(launcher.pid_of("ignores-sigterm"), 0);
+  EXPECT_EQ(launcher.restarts("ignores-sigterm"), 0);  // no respawn while stopping
   EXPECT_TRUE(process_gone(child));
   EXPECT_TRUE(eventually([&] { return process_gone(grandchild); }));
-  EXPECT_EQ(launcher.wait_for("stubborn", 1s), 128 + SIGKILL);
+  EXPECT_EQ(launcher.wait_for("ignores-sigterm", 1s), 128 + SIGKILL);
 }
 
 TEST_F(LauncherTest, StopAllTerminatesPoliteChildrenQuickly) {
