@@ -1,5 +1,4 @@
 #include <chrono>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -7,8 +6,8 @@
 #include "deploy/cli.hpp"
 #include "deploy/commands.hpp"
 #include "deploy/local_match.hpp"
+#include "deploy/match_report.hpp"
 #include "runtime/config_loader.hpp"
-#include "runtime/game_log.hpp"
 #include "runtime/match_summary.hpp"
 
 namespace robocaf::deploy {
@@ -18,12 +17,6 @@ namespace {
 const char* kMatchUsage =
     "usage: robocaf match [--config FILE] [--seed N] [--half-duration SECONDS] [--log FILE]\n"
     "                     [--summary-json FILE] [--realtime] [--threads N] [--quiet]";
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out{path, std::ios::trunc};
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path);
-}
 
 std::string print_kind_stats(const std::map<std::string, KindStats>& stats) {
   std::ostringstream out;
@@ -79,20 +72,15 @@ int match_command(const std::vector<std::string>& args) {
   const double wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
-  runtime::MatchSummary summary = runtime::summarize_log(log_path);
-  runtime::SummaryExtras extras;
-  extras.numbers["wall_seconds"] = wall_seconds;
-  extras.numbers["real_time_factor"] = wall_seconds > 0 ? summary.sim_seconds / wall_seconds : 0;
-  extras.numbers["seed"] = static_cast<double>(match.seed());
-  extras.strings["log"] = log_path;
-  extras.strings["log_sha256"] = runtime::sha256_file(log_path);
-  for (auto& [kind, kind_stats] : stats) extras.messages_per_kind[kind] = kind_stats.messages;
-  std::cout << runtime::format_result_table(summary);
+  MatchReport report = make_report(log_path, wall_seconds);
+  report.extras.numbers["seed"] = static_cast<double>(match.seed());
+  for (auto& [kind, kind_stats] : stats) report.extras.messages_per_kind[kind] = kind_stats.messages;
+  std::cout << runtime::format_result_table(report.summary);
   std::cout << print_kind_stats(stats);
   std::cout << "wall time " << wall_seconds << " s, real-time factor "
-            << extras.numbers["real_time_factor"] << "x\n";
-  std::cout << "game log " << log_path << " (sha256 " << extras.strings["log_sha256"] << ")\n";
-  if (auto json = arguments.value("summary-json")) write_file(*json, runtime::summary_json(summary, extras));
+            << report.extras.numbers["real_time_factor"] << "x\n";
+  std::cout << "game log " << log_path << " (sha256 " << report.extras.strings["log_sha256"] << ")\n";
+  if (auto json = arguments.value("summary-json")) write_summary_json(*json, report);
   return 0;
 }
 

@@ -1,6 +1,5 @@
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <thread>
 
@@ -9,12 +8,12 @@
 
 #include "deploy/cli.hpp"
 #include "deploy/commands.hpp"
+#include "deploy/match_report.hpp"
 #include "deploy/system.hpp"
 #include "messages/game.pb.h"
 #include "runtime/atoms.hpp"
 #include "runtime/config_loader.hpp"
 #include "runtime/directory.hpp"
-#include "runtime/game_log.hpp"
 #include "runtime/match_summary.hpp"
 #include "runtime/proto_inspect.hpp"
 #include "sim/world_actor.hpp"
@@ -64,16 +63,9 @@ int run_world_node(caf::actor_system& system, const msg::NodeConfig& node, const
   const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   stop_all(system, directory);
   if (!ended) return 1;
-  runtime::MatchSummary summary = runtime::summarize_log(log_path);
-  runtime::SummaryExtras extras;
-  extras.numbers["wall_seconds"] = wall_seconds;
-  extras.strings["log"] = log_path;
-  extras.strings["log_sha256"] = runtime::sha256_file(log_path);
-  std::cout << runtime::format_result_table(summary) << std::flush;
-  if (!summary_path.empty()) {
-    std::ofstream out{summary_path, std::ios::trunc};
-    out << runtime::summary_json(summary, extras);
-  }
+  MatchReport report = make_report(log_path, wall_seconds);
+  std::cout << runtime::format_result_table(report.summary) << std::flush;
+  if (!summary_path.empty()) write_summary_json(summary_path, report);
   return 0;
 }
 
