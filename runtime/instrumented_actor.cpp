@@ -7,7 +7,6 @@
 #include <exception>
 #include <iostream>
 #include <memory>
-#include <mutex>
 #include <typeindex>
 #include <unordered_map>
 
@@ -21,7 +20,7 @@ namespace {
 
 // Readable name of the first element of a message: the protobuf type name for
 // our messages ("robocaf::msg::DetectionFrame" -> "DetectionFrame"), the atom
-// for control messages. Demangling is cached: it runs once per type.
+// for control messages. Demangling is cached: it runs once per type and thread.
 std::string message_type_name(const caf::type_erased_tuple& content) {
   if (content.empty()) return "empty";
   auto rtti = content.type(0);
@@ -30,9 +29,8 @@ std::string message_type_name(const caf::type_erased_tuple& content) {
       return caf::to_string(content.get_as<caf::atom_value>(0));
     return "builtin#" + std::to_string(rtti.first);
   }
-  static std::mutex mutex;
-  static std::unordered_map<std::type_index, std::string> names;
-  std::lock_guard<std::mutex> lock{mutex};
+  // Per worker thread, so the hot path takes no lock.
+  thread_local std::unordered_map<std::type_index, std::string> names;
   auto [it, fresh] = names.try_emplace(std::type_index{*rtti.second});
   if (fresh) {
     int status = 0;
