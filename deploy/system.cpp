@@ -47,9 +47,8 @@ std::vector<caf::actor> spawn_team(caf::actor_system& system, const caf::actor& 
   return managers;
 }
 
-namespace {
-
-std::pair<msg::Roster, std::vector<caf::actor>> everyone(caf::actor_system& system, const caf::actor& directory) {
+std::pair<msg::Roster, std::vector<caf::actor>> registered_actors(caf::actor_system& system,
+                                                                  const caf::actor& directory) {
   caf::scoped_actor self{system};
   std::pair<msg::Roster, std::vector<caf::actor>> result;
   self->request(directory, std::chrono::seconds(10), runtime::stats_atom::value)
@@ -59,11 +58,9 @@ std::pair<msg::Roster, std::vector<caf::actor>> everyone(caf::actor_system& syst
   return result;
 }
 
-}  // namespace
-
 std::map<std::string, KindStats> stats_per_kind(caf::actor_system& system, const caf::actor& directory) {
   std::map<std::string, KindStats> totals;
-  auto [roster, handles] = everyone(system, directory);
+  auto [roster, handles] = registered_actors(system, directory);
   caf::scoped_actor self{system};
   for (size_t i = 0; i < handles.size(); ++i) {
     const std::string kind = runtime::kind_name(roster.entries(static_cast<int>(i)).address().kind());
@@ -86,7 +83,7 @@ std::map<std::string, KindStats> stats_per_kind(caf::actor_system& system, const
 }
 
 void stop_all(caf::actor_system& system, const caf::actor& directory) {
-  auto [roster, handles] = everyone(system, directory);
+  auto [roster, handles] = registered_actors(system, directory);
   for (auto& handle : handles) caf::anon_send_exit(handle, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(directory, caf::exit_reason::user_shutdown);
 }

@@ -29,6 +29,10 @@ std::vector<caf::actor> spawn_team(caf::actor_system& system, const caf::actor& 
                                    const msg::MatchConfig& match, msg::Team team, bool team_actors,
                                    const std::vector<uint32_t>& robot_ids);
 
+/// Every actor the directory knows, with its registration (address, incarnation).
+std::pair<msg::Roster, std::vector<caf::actor>> registered_actors(caf::actor_system& system,
+                                                                  const caf::actor& directory);
+
 /// Handler statistics of every registered actor, merged per actor kind.
 struct KindStats {
   uint64_t messages = 0;

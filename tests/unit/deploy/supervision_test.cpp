@@ -11,7 +11,6 @@
 #include "messages/health.pb.h"
 #include "messages/log.pb.h"
 #include "runtime/actor_address.hpp"
-#include "runtime/atoms.hpp"
 #include "runtime/config_loader.hpp"
 #include "runtime/game_log.hpp"
 #include "runtime/proto_inspect.hpp"
@@ -21,15 +20,10 @@ namespace {
 
 std::map<std::string, std::pair<uint64_t, caf::actor>> registered(LocalMatch& match) {
   std::map<std::string, std::pair<uint64_t, caf::actor>> out;
-  caf::scoped_actor self{match.system()};
-  self->request(match.directory(), std::chrono::seconds(5), runtime::stats_atom::value)
-      .receive(
-          [&](const msg::Roster& roster, const std::vector<caf::actor>& handles) {
-            for (int i = 0; i < roster.entries_size(); ++i)
-              out[runtime::address_key(roster.entries(i).address())] = {roster.entries(i).incarnation(),
-                                                                          handles[static_cast<size_t>(i)]};
-          },
-          [](caf::error&) {});
+  auto [roster, handles] = registered_actors(match.system(), match.directory());
+  for (int i = 0; i < roster.entries_size(); ++i)
+    out[runtime::address_key(roster.entries(i).address())] = {roster.entries(i).incarnation(),
+                                                                handles[static_cast<size_t>(i)]};
   return out;
 }
 
