@@ -16,6 +16,9 @@ int node_command(const std::vector<std::string>& args);
 /// `robocaf render LOG --png DIR | --video FILE`: pictures of a match from its game log.
 int render_command(const std::vector<std::string>& args);
 
+/// `robocaf scenario NAME [--seeds N]`: a scripted situation over seeds, as a table and JSON.
+int scenario_command(const std::vector<std::string>& args);
+
 /// `robocaf launch FILE`: starts and supervises the node processes of a deploy config.
 int launch_command(const std::vector<std::string>& args, const std::string& self_executable);
 

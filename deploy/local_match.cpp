@@ -23,7 +23,17 @@ LocalMatch::LocalMatch(const LocalMatchOptions& options)
   world.realtime = options.realtime;
   world.log_path = options.log_path;
   world.progress = options.progress;
+  world.scenario = options.scenario;
   world_ = sim::spawn_world(system_, directory_, world);
+  if (options.scenario) {
+    for (auto team : {msg::BLUE, msg::YELLOW}) {
+      std::vector<uint32_t> ids;
+      for (const auto& robot : options.scenario->robots)
+        if (robot.team == team) ids.push_back(robot.id);
+      if (!ids.empty()) spawn_team(system_, directory_, match, team, false, ids);
+    }
+    return;
+  }
   std::vector<uint32_t> ids;
   for (uint32_t id = 1; id <= match.league().team_size(); ++id) ids.push_back(id);
   for (auto team : {msg::BLUE, msg::YELLOW}) spawn_team(system_, directory_, match, team, true, ids);
@@ -37,6 +47,17 @@ std::string LocalMatch::wait() {
   self->request(world_, caf::infinite, runtime::await_atom::value)
       .receive([](const msg::GameState&) {}, [&](caf::error& err) { failure = system_.render(err); });
   return failure;
+}
+
+msg::ScenarioResult LocalMatch::wait_scenario() {
+  std::string failure;
+  msg::ScenarioResult result;
+  caf::scoped_actor self{system_};
+  self->request(world_, caf::infinite, runtime::await_atom::value)
+      .receive([&](const msg::ScenarioResult& r) { result = r; },
+               [&](caf::error& err) { failure = system_.render(err); });
+  if (!failure.empty()) throw std::runtime_error("scenario failed to run: " + failure);
+  return result;
 }
 
 }  // namespace robocaf::deploy

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "deploy/system.hpp"
+#include "messages/game.pb.h"
+#include "sim/world_actor.hpp"
 
 namespace robocaf::deploy {
 
@@ -16,6 +18,9 @@ struct LocalMatchOptions {
   std::string log_path;
   unsigned worker_threads = 0;                        // 0: one per core
   std::function<void(const std::string&)> progress;  // optional progress lines
+  /// A scripted scenario instead of a match: only its robots are spawned,
+  /// without coaches and team skills.
+  std::shared_ptr<const sim::ScenarioScript> scenario;
 };
 
 class LocalMatch {
@@ -29,6 +34,10 @@ class LocalMatch {
 
   /// Blocks until the match ends. Returns an empty string, or why it could not finish.
   std::string wait();
+
+  /// Blocks until the scenario is decided. Throws std::runtime_error when the
+  /// world could not run it.
+  msg::ScenarioResult wait_scenario();
 
   caf::actor_system& system() { return system_; }
   const caf::actor& directory() const { return directory_; }

@@ -15,8 +15,10 @@ namespace robocaf::deploy {
 namespace {
 
 const char* kMatchUsage =
-    "usage: robocaf match [--config FILE] [--seed N] [--half-duration SECONDS] [--log FILE]\n"
-    "                     [--summary-json FILE] [--realtime] [--threads N] [--quiet]";
+    "usage: robocaf match [--preset mirosot|ssl|msl | --config FILE] [--seed N] [--half-duration SECONDS]\n"
+    "                     [--log FILE] [--summary-json FILE] [--realtime] [--time-ratio R] [--threads N] [--quiet]\n"
+    "  --realtime      pace the world on the wall clock (live runs; not reproducible)\n"
+    "  --time-ratio R  with --realtime: simulated seconds per wall second (0.5, 1, 2, ...)";
 
 std::string print_kind_stats(const std::map<std::string, KindStats>& stats) {
   std::ostringstream out;
@@ -33,18 +35,25 @@ std::string print_kind_stats(const std::map<std::string, KindStats>& stats) {
 }  // namespace
 
 int match_command(const std::vector<std::string>& args) {
-  Arguments arguments{args, {"config", "seed", "half-duration", "log", "summary-json", "threads"},
+  Arguments arguments{args, {"config", "preset", "seed", "half-duration", "log", "summary-json", "threads", "time-ratio"},
                       {"realtime", "quiet", "help"}, 0};
   if (arguments.has("help")) {
     std::cout << kMatchUsage << '\n';
     return 0;
   }
-  msg::MatchConfig match = arguments.value("config") ? runtime::load_match_config(*arguments.value("config"))
-                                                     : runtime::default_match_config();
+  if (arguments.value("config") && arguments.value("preset"))
+    throw UsageError("--config and --preset are alternatives; give one");
+  msg::MatchConfig match = arguments.value("config")   ? runtime::load_match_config(*arguments.value("config"))
+                           : arguments.value("preset") ? runtime::preset_match_config(*arguments.value("preset"))
+                                                       : runtime::default_match_config();
   if (auto seed = arguments.unsigned_number("seed")) match.set_seed(*seed);
   if (auto half = arguments.number("half-duration", 1.0, 24 * 3600.0)) match.set_half_duration(*half);
   const std::string log_path = arguments.value("log").value_or("match-seed" + std::to_string(match.seed()) + ".rclog");
   const bool realtime = arguments.has("realtime");
+  if (auto ratio = arguments.number("time-ratio", 0.01, 100.0)) {
+    if (!realtime) throw UsageError("--time-ratio paces a live run: it needs --realtime");
+    match.mutable_sim()->set_time_ratio(*ratio);
+  }
   const bool quiet = arguments.has("quiet");
   const unsigned threads = static_cast<unsigned>(arguments.unsigned_number("threads").value_or(0));
 
@@ -57,7 +66,10 @@ int match_command(const std::vector<std::string>& args) {
   if (!quiet)
     std::cout << "robocaf match: " << match.league().name() << " " << match.league().team_size() << " v "
               << match.league().team_size() << ", seed " << match.seed() << ", two halves of "
-              << match.half_duration() << " s, " << (realtime ? "real time" : "virtual time") << std::endl;
+              << match.half_duration() << " s, "
+              << (realtime ? "real time x" + std::to_string(match.sim().time_ratio() > 0 ? match.sim().time_ratio() : 1.0)
+                           : std::string("virtual time"))
+              << std::endl;
   const auto wall_start = std::chrono::steady_clock::now();
   std::map<std::string, KindStats> stats;
   {

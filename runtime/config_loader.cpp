@@ -180,11 +180,28 @@ std::optional<Violation> find_violation(const msg::MatchConfig& c) {
   check.positive("league.robot.max_omega", robot.max_omega());
   check.non_negative("league.robot.kick_speed", robot.kick_speed());
   check.non_negative("league.robot.mouth_width", robot.mouth_width());
+  if (!(robot.slip() >= 0.0 && robot.slip() < 1.0))
+    check.fail("league.robot.slip", "must be within [0, 1) (got " + number(robot.slip()) + ")");
+  check.non_negative("league.robot.heading_noise", robot.heading_noise());
+  check.non_negative("league.robot.mass", robot.mass());
+  check.non_negative("league.robot.height", robot.height());
+  check.non_negative("league.robot.drag_coefficient", robot.drag_coefficient());
+  check.non_negative("league.robot.frontal_area", robot.frontal_area());
+  check.non_negative("league.robot.chip_kick_speed", robot.chip_kick_speed());
+  if (robot.motor_model() == msg::MOTOR_DC_PID) check.positive("league.robot.mass", robot.mass());
   const auto& ball = league.ball();
   check.positive("league.ball.radius", ball.radius());
   check.non_negative("league.ball.rolling_deceleration", ball.rolling_deceleration());
   check.fraction("league.ball.wall_restitution", ball.wall_restitution());
   check.fraction("league.ball.robot_restitution", ball.robot_restitution());
+  check.non_negative("league.ball.rolling_resistance", ball.rolling_resistance());
+  check.non_negative("league.ball.mass", ball.mass());
+  check.non_negative("league.ball.drag_coefficient", ball.drag_coefficient());
+  if (ball.drag_coefficient() > 0.0) check.positive("league.ball.mass", ball.mass());
+  const auto& rules = league.rules();
+  check.non_negative("league.rules.pushing_seconds", rules.pushing_seconds());
+  check.non_negative("league.rules.restart_distance", rules.restart_distance());
+  check.non_negative("league.rules.pushing_speed", rules.pushing_speed());
 
   const auto& sim = c.sim();
   check.positive("sim.physics_step", sim.physics_step());
@@ -204,6 +221,27 @@ std::optional<Violation> find_violation(const msg::MatchConfig& c) {
   check.non_negative("sim.detection_noise.orientation_sd", noise.orientation_sd());
   check.non_negative("sim.detection_noise.ball_position_sd", noise.ball_position_sd());
   check.fraction("sim.detection_noise.miss_probability", noise.miss_probability());
+  if (noise.robot_covariance_size() != 0 && noise.robot_covariance_size() != 9)
+    check.fail("sim.detection_noise.robot_covariance",
+               "needs 9 numbers, a 3x3 matrix (got " + std::to_string(noise.robot_covariance_size()) + ")");
+  if (noise.ball_covariance_size() != 0 && noise.ball_covariance_size() != 4)
+    check.fail("sim.detection_noise.ball_covariance",
+               "needs 4 numbers, a 2x2 matrix (got " + std::to_string(noise.ball_covariance_size()) + ")");
+  check.non_negative("sim.detection_noise.false_ball_rate", noise.false_ball_rate());
+  check.non_negative("sim.global_camera.frame_rate", sim.global_camera().frame_rate());
+  check.non_negative("sim.global_camera.latency", sim.global_camera().latency());
+  check.non_negative("sim.global_camera.height", sim.global_camera().height());
+  const auto& onboard = sim.onboard_camera();
+  check.non_negative("sim.onboard_camera.range", onboard.range());
+  check.non_negative("sim.onboard_camera.noise_per_metre", onboard.noise_per_metre());
+  check.fraction("sim.onboard_camera.miss_probability", onboard.miss_probability());
+  if (league.vision() == msg::VISION_ONBOARD) {
+    check.positive("sim.onboard_camera.range", onboard.range());
+    if (!(onboard.horizontal_fov() > 0.0 && onboard.horizontal_fov() < 3.14159))
+      check.fail("sim.onboard_camera.horizontal_fov",
+                 "must be within (0, pi) for onboard vision (got " + number(onboard.horizontal_fov()) + ")");
+  }
+  check.non_negative("sim.time_ratio", sim.time_ratio());
   check.non_negative("sim.stalemate_seconds", sim.stalemate_seconds());
   check.non_negative("sim.placement_seconds", sim.placement_seconds());
   check.non_negative("sim.motor_timeout", sim.motor_timeout());
@@ -276,5 +314,32 @@ msg::MatchConfig default_match_config() {
 }
 
 const char* default_match_config_text() { return embedded::kMiroSotConfig; }
+
+namespace {
+struct EmbeddedPreset {
+  const char* name;
+  const char* text;
+};
+constexpr EmbeddedPreset kPresets[] = {
+    {"mirosot", embedded::kMiroSotConfig},
+    {"ssl", embedded::kSslConfig},
+    {"msl", embedded::kMslConfig},
+};
+}  // namespace
+
+std::vector<std::string> preset_names() {
+  std::vector<std::string> names;
+  for (const auto& p : kPresets) names.emplace_back(p.name);
+  return names;
+}
+
+msg::MatchConfig preset_match_config(const std::string& name) {
+  for (const auto& p : kPresets) {
+    if (name == p.name) return parse_and_validate(p.text, "<embedded>/configs/match/" + name + ".pbtxt");
+  }
+  std::string known;
+  for (const auto& p : kPresets) known += std::string(known.empty() ? "" : ", ") + p.name;
+  throw ConfigError("unknown preset '" + name + "' (known: " + known + ")");
+}
 
 }  // namespace robocaf::runtime

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "messages/config.pb.h"
 
@@ -43,5 +44,12 @@ msg::MatchConfig default_match_config();
 
 /// The embedded MiroSot preset as text, e.g. to show a user what to edit.
 const char* default_match_config_text();
+
+/// Names of the embedded league presets: "mirosot", "ssl", "msl".
+std::vector<std::string> preset_names();
+
+/// The embedded preset configs/match/<name>.pbtxt. Throws ConfigError naming
+/// the known presets for an unknown name.
+msg::MatchConfig preset_match_config(const std::string& name);
 
 }  // namespace robocaf::runtime

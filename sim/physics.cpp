@@ -51,6 +51,12 @@ constexpr double kRestingSlop = 1e-5;
 // degrees) from the push is pinned: the pusher stops at it. At shallower
 // angles it squeezes out along the surface it rests on.
 constexpr double kPinCos = 0.3;
+// MI20's air model: drag acts above this speed, in air of this density.
+constexpr double kDragMinSpeed = 0.1;
+constexpr double kAirDensity = 1.29;
+constexpr double kGravity = 9.81;
+// Stream of derive_seed() reserved for the physics' own noise.
+constexpr std::uint64_t kPhysicsNoiseStream = 1;
 
 Vector2d rotate(double c, double s, const Vector2d& v) {
   return {c * v.x() - s * v.y(), s * v.x() + c * v.y()};
@@ -134,8 +140,8 @@ std::string team_name(msg::Team t) { return msg::Team_Name(t); }
 
 }  // namespace
 
-Physics::Physics(const msg::LeaguePreset& league, const msg::SimConfig& sim)
-    : league_(league), sim_(sim) {
+Physics::Physics(const msg::LeaguePreset& league, const msg::SimConfig& sim, std::uint64_t seed)
+    : league_(league), sim_(sim), noise_(derive_seed(seed, kPhysicsNoiseStream)) {
   validate();
   const auto& rs = league_.robot();
   const auto& bs = league_.ball();
@@ -150,7 +156,32 @@ Physics::Physics(const msg::LeaguePreset& league, const msg::SimConfig& sim)
   max_omega_ = rs.max_omega() > 0.0 ? rs.max_omega() : kInf;
   kick_max_ = rs.kick_speed();
   mouth_half_ = rs.mouth_width() > 0.0 ? 0.5 * rs.mouth_width() : 0.5 * robot_r_;
-  ball_dec_ = bs.rolling_deceleration();
+  ball_dec_ = bs.rolling_resistance() > 0.0 ? bs.rolling_resistance() * kGravity : bs.rolling_deceleration();
+  if (bs.drag_coefficient() > 0.0 && bs.mass() > 0.0) {
+    ball_drag_ = 0.5 * kAirDensity * bs.drag_coefficient() * M_PI * ball_r_ * ball_r_ / bs.mass();
+  }
+  motor_model_ = omni_ ? msg::MOTOR_IDEAL : rs.motor_model();
+  dc_ = rs.dc_motor();
+  auto or_default = [](double v, double d) { return v > 0.0 ? v : d; };
+  dc_.set_pid_alpha(or_default(dc_.pid_alpha(), 4512));
+  dc_.set_pid_beta(or_default(dc_.pid_beta(), 4192));
+  dc_.set_pid_gamma(or_default(dc_.pid_gamma(), 512));
+  dc_.set_pid_output_limit(or_default(dc_.pid_output_limit(), 256));
+  dc_.set_torque_constant(or_default(dc_.torque_constant(), 6.92e-3));
+  dc_.set_resistance(or_default(dc_.resistance(), 1.94));
+  dc_.set_voltage(or_default(dc_.voltage(), 6.0));
+  dc_.set_gear_ratio(or_default(dc_.gear_ratio(), 25.0 / 3.0));
+  dc_.set_efficiency(or_default(dc_.efficiency(), 0.82));
+  dc_.set_wheel_radius(or_default(dc_.wheel_radius(), 0.0225));
+  dc_.set_rolling_resistance(or_default(dc_.rolling_resistance(), 1.71e-2));
+  dc_.set_sliding_friction(or_default(dc_.sliding_friction(), 0.4808));
+  robot_mass_ = rs.mass();
+  robot_drag_ = 0.5 * kAirDensity * rs.drag_coefficient() * rs.frontal_area();
+  true_travel_ = 1.0 - rs.slip();
+  side_bias_ = rs.side_bias();
+  heading_noise_ = rs.heading_noise();
+  mouth_captures_ = rs.mouth_captures();
+  side_turn_ = rs.mouth_side_turn();
   wall_e_ = bs.wall_restitution();
   robot_e_ = bs.robot_restitution();
   step_ = sim_.physics_step() > 0.0 ? sim_.physics_step() : 0.001;
@@ -181,6 +212,11 @@ void Physics::validate() const {
   if (r.drive() == msg::DRIVE_DIFFERENTIAL && !(r.wheel_base() > 0.0))
     bad_config("LeaguePreset.robot.wheel_base", r.wheel_base(), "must be > 0 for differential drive");
   if (!(r.kick_speed() >= 0.0)) bad_config("LeaguePreset.robot.kick_speed", r.kick_speed(), "must be >= 0");
+  if (!(r.slip() >= 0.0 && r.slip() < 1.0)) bad_config("LeaguePreset.robot.slip", r.slip(), "must be in [0, 1)");
+  if (!(r.heading_noise() >= 0.0))
+    bad_config("LeaguePreset.robot.heading_noise", r.heading_noise(), "must be >= 0");
+  if (r.drive() == msg::DRIVE_DIFFERENTIAL && r.motor_model() == msg::MOTOR_DC_PID && !(r.mass() > 0.0))
+    bad_config("LeaguePreset.robot.mass", r.mass(), "must be > 0 for MOTOR_DC_PID");
   if (!(b.radius() > 0.0)) bad_config("LeaguePreset.ball.radius", b.radius(), "must be > 0");
   if (!(b.rolling_deceleration() >= 0.0))
     bad_config("LeaguePreset.ball.rolling_deceleration", b.rolling_deceleration(), "must be >= 0");
@@ -325,6 +361,7 @@ void Physics::place_robot(msg::Team team, std::uint32_t id, const msg::Pose2& po
   r.sin_t = std::sin(r.theta);
   r.wheel_l = r.wheel_r = 0.0;
   r.vx = r.vy = r.omega = 0.0;
+  for (int w = 0; w < 2; ++w) r.pid_out[w] = r.pid_e1[w] = r.pid_e2[w] = 0.0;
   r.start = r.pos;
   r.step_vel.setZero();
   r.vel.setZero();
@@ -435,10 +472,11 @@ void Physics::drive_robot(Robot& r, double dt) {
       r.has_command && (motor_timeout_ <= 0.0 || time_ - r.cmd_time <= motor_timeout_);
   const double acc = max_acc_ * dt, dec = max_dec_ * dt;
   double vx_avg, vy_avg, w_avg;
+  double travel;  // distance the wheels rolled this step
   if (!omni_) {
     const double l0 = r.wheel_l, r0 = r.wheel_r;
-    r.wheel_l = ramp(l0, live ? r.cmd_l : 0.0, acc, dec);
-    r.wheel_r = ramp(r0, live ? r.cmd_r : 0.0, acc, dec);
+    drive_wheels(r, live, dt, r.wheel_l, r.wheel_r);
+    travel = 0.25 * (std::abs(l0) + std::abs(r.wheel_l) + std::abs(r0) + std::abs(r.wheel_r)) * dt;
     r.vx = 0.5 * (r.wheel_l + r.wheel_r);
     r.vy = 0.0;
     r.omega = (r.wheel_r - r.wheel_l) * inv_wheel_base_;
@@ -469,21 +507,39 @@ void Physics::drive_robot(Robot& r, double dt) {
     w_avg = 0.5 * (w0 + r.omega);
     r.wheel_l = r.vx - r.omega * arm;
     r.wheel_r = r.vx + r.omega * arm;
+    travel = std::hypot(vx_avg, vy_avg) * dt;
   }
 
   const Arc arc = exact_arc(vx_avg, vy_avg, w_avg, dt);
+  // The ground takes less than the wheels give (Clockwork Orange's f and b):
+  // only the true pose sees it, odometry below integrates the wheels.
+  const double true_dx = true_travel_ * arc.dx;
+  const double true_dy = true_travel_ * arc.dy + side_bias_ * true_dx;
   // Component-wise: building a vector from two scalars and adding it stalls
   // on store forwarding, and this is the hottest line of a step.
-  r.pos.x() += r.cos_t * arc.dx - r.sin_t * arc.dy;
-  r.pos.y() += r.sin_t * arc.dx + r.cos_t * arc.dy;
-  r.theta = wrap_angle(r.theta + w_avg * dt);
-  double c = r.cos_t * arc.c - r.sin_t * arc.s;
-  double s = r.sin_t * arc.c + r.cos_t * arc.s;
+  r.pos.x() += r.cos_t * true_dx - r.sin_t * true_dy;
+  r.pos.y() += r.sin_t * true_dx + r.cos_t * true_dy;
+  double turn_c = arc.c, turn_s = arc.s, turn = w_avg * dt;
+  if (heading_noise_ > 0.0) {
+    // Noise on the angular velocity, scaled by the wheels' travel so a robot
+    // standing still does not wander: the heading random-walks by
+    // heading_noise rad per sqrt(metre), which spreads the path sideways.
+    if (travel > 0.0) {
+      const double extra = heading_noise_ * std::sqrt(travel) * noise_.gaussian();
+      turn += extra;
+      const double ce = std::cos(extra), se = std::sin(extra);
+      turn_c = arc.c * ce - arc.s * se;
+      turn_s = arc.s * ce + arc.c * se;
+    }
+  }
+  r.theta = wrap_angle(r.theta + turn);
+  double c = r.cos_t * turn_c - r.sin_t * turn_s;
+  double s = r.sin_t * turn_c + r.cos_t * turn_s;
   double k = 1.5 - 0.5 * (c * c + s * s);  // one Newton step keeps |(c, s)| = 1
   r.cos_t = c * k;
   r.sin_t = s * k;
 
-  r.vel = world_velocity(r);
+  r.vel = rotate(r.cos_t, r.sin_t, {true_travel_ * r.vx, true_travel_ * (r.vy + side_bias_ * r.vx)});
 
   r.odo_pos.x() += r.odo_cos * arc.dx - r.odo_sin * arc.dy;
   r.odo_pos.y() += r.odo_sin * arc.dx + r.odo_cos * arc.dy;
@@ -493,6 +549,71 @@ void Physics::drive_robot(Robot& r, double dt) {
   k = 1.5 - 0.5 * (c * c + s * s);
   r.odo_cos = c * k;
   r.odo_sin = s * k;
+}
+
+void Physics::drive_wheels(Robot& r, bool live, double dt, double& left, double& right) {
+  const double l0 = r.wheel_l, r0 = r.wheel_r;
+  const double tl = live ? r.cmd_l : 0.0, tr = live ? r.cmd_r : 0.0;
+  const double acc = max_acc_ * dt, dec = max_dec_ * dt;
+  switch (motor_model_) {
+    case msg::MOTOR_CURVATURE_KEEPING: {
+      // MI20: when a wheel would exceed its limit, both changes shrink by
+      // the same factor, so the ratio of the changes (the curvature the
+      // controller asked for) is kept.
+      const double dl = tl - l0, dr = tr - r0;
+      auto limit = [&](double cur, double d) { return cur * d < 0.0 ? dec : acc; };
+      double k = 1.0;
+      if (std::abs(dl) > 0.0) k = std::min(k, limit(l0, dl) / std::abs(dl));
+      if (std::abs(dr) > 0.0) k = std::min(k, limit(r0, dr) / std::abs(dr));
+      left = l0 + k * dl;
+      right = r0 + k * dr;
+      return;
+    }
+    case msg::MOTOR_DC_PID:
+      left = dc_motor_wheel(r, 0, l0, tl, dt);
+      right = dc_motor_wheel(r, 1, r0, tr, dt);
+      return;
+    default:
+      left = ramp(l0, tl, acc, dec);
+      right = ramp(r0, tr, acc, dec);
+      return;
+  }
+}
+
+double Physics::dc_motor_wheel(Robot& r, int wheel, double v, double target, double dt) const {
+  // MI20 section 5.1.4, with the time step their update leaves out and a
+  // traction limit. The PID is in velocity form on m/s errors (the robot's
+  // division by 8192 undoes its encoder's 8192 counts per m/s).
+  const double e = target - v;
+  double out = r.pid_out[wheel] + dc_.pid_alpha() * e - dc_.pid_beta() * r.pid_e1[wheel] +
+               dc_.pid_gamma() * r.pid_e2[wheel];
+  out = std::clamp(out, -dc_.pid_output_limit(), dc_.pid_output_limit());
+  r.pid_out[wheel] = out;
+  r.pid_e2[wheel] = r.pid_e1[wheel];
+  r.pid_e1[wheel] = e;
+  const double k = dc_.torque_constant(), res = dc_.resistance(), n = dc_.gear_ratio();
+  const double rw = dc_.wheel_radius();
+  const double omega_motor = v * n / rw;
+  const double volts = out / dc_.pid_output_limit() * dc_.voltage();
+  const double torque = volts * k / res - k * k * omega_motor / res;
+  double force = torque * n * dc_.efficiency() / rw;
+  const double half_mass = 0.5 * robot_mass_;
+  const double grip = dc_.sliding_friction() * half_mass * kGravity;
+  force = std::clamp(force, -grip, grip);  // the wheel spins beyond this
+  if (std::abs(v) > kDragMinSpeed) force -= std::copysign(0.5 * robot_drag_ * v * v, v);
+  double next = v + force / half_mass * dt;
+  // Rolling resistance slows the wheel but never reverses it.
+  const double rolling = dc_.rolling_resistance() * kGravity * dt;
+  if (next > 0.0) {
+    next = std::max(0.0, next - rolling);
+  } else if (next < 0.0) {
+    next = std::min(0.0, next + rolling);
+  }
+  return next;
+}
+
+double Physics::ball_deceleration(double s) const {
+  return s > kDragMinSpeed ? ball_dec_ + ball_drag_ * s * s : ball_dec_;
 }
 
 Vector2d Physics::world_velocity(const Robot& r) const {
@@ -788,17 +909,28 @@ void Physics::ball_phase(double dt) {
     }
   }
 
+  // A dribbler holds the ball whichever way the robot drives; a passive mouth
+  // (Clockwork Orange's scoop) only while the robot does not back away.
+  auto grips = [&](const Robot& r) {
+    return live(r) && (r.dribble || (mouth_captures_ && r.vx >= 0.0));
+  };
   if (holder_ >= 0) {
     const Robot& h = robots_[static_cast<std::size_t>(holder_)];
-    if (!(h.dribble && live(h) && ball_in_mouth(h.pos, h.cos_t, h.sin_t))) holder_ = -1;
+    if (!(grips(h) && ball_in_mouth(h.pos, h.cos_t, h.sin_t))) holder_ = -1;
   }
   if (holder_ < 0) {
     for (std::size_t i = 0; i < robots_.size(); ++i) {
       const Robot& r = robots_[i];
-      if (!(r.dribble && live(r) && ball_in_mouth(r.pos, r.cos_t, r.sin_t))) continue;
+      if (!(grips(r) && ball_in_mouth(r.pos, r.cos_t, r.sin_t))) continue;
+      const Vector2d local = unrotate(r.cos_t, r.sin_t, ball_pos_ - r.pos);
+      if (!r.dribble && side_turn_ > 0.0 && std::abs(local.y()) > mouth_half_ - 0.5 * ball_r_) {
+        side_hit(r, local);
+        move_ball_ccd(dt);
+        resolve_ball_overlaps(true);
+        return;
+      }
       holder_ = static_cast<int>(i);
       // Keep the ball where it met the mouth, on the bumper, within the mouth.
-      const Vector2d local = unrotate(r.cos_t, r.sin_t, ball_pos_ - r.pos);
       const double reach = robot_r_ + ball_r_ + kHoldGap;
       const double max_angle = std::asin(std::min(1.0, mouth_half_ / reach));
       const double angle = std::clamp(std::atan2(local.y(), local.x()), -max_angle, max_angle);
@@ -818,9 +950,21 @@ void Physics::ball_phase(double dt) {
   resolve_ball_overlaps(true);
 }
 
+void Physics::side_hit(const Robot& r, const Vector2d& local) {
+  // Clockwork Orange: a ball meeting the side of the mouth is not caught but
+  // leaves along the robot's heading turned outwards by side_turn.
+  const double before = ball_vel_.norm();
+  const double angle = r.theta + (local.y() > 0.0 ? side_turn_ : -side_turn_);
+  const double speed = std::max(std::max(0.0, r.vx), before * robot_e_);
+  ball_vel_ = speed * Vector2d(std::cos(angle), std::sin(angle));
+  record_touch(r, time_);
+  check_shot(r, time_, before);
+}
+
 void Physics::move_ball_ccd(double dt) {
   const double t0 = time_;
-  decelerate(ball_vel_, 0.5 * ball_dec_ * dt);  // half before, half after: exact distance
+  // Half before, half after: exact distance under constant deceleration.
+  decelerate(ball_vel_, 0.5 * ball_deceleration(ball_vel_.norm()) * dt);
   const double reach = robot_r_ + ball_r_;
   double elapsed = 0.0;
   for (int hit = 0; elapsed < dt; ++hit) {
@@ -911,7 +1055,7 @@ void Physics::move_ball_ccd(double dt) {
       }
     }
   }
-  decelerate(ball_vel_, 0.5 * ball_dec_ * dt);
+  decelerate(ball_vel_, 0.5 * ball_deceleration(ball_vel_.norm()) * dt);
   const double speed = ball_vel_.norm();
   if (speed > max_ball_speed_) ball_vel_ *= max_ball_speed_ / speed;
 }
@@ -1047,6 +1191,10 @@ msg::Pose2 Physics::robot_pose(msg::Team team, std::uint32_t id) const {
 
 Vector2d Physics::robot_velocity(msg::Team team, std::uint32_t id) const {
   return robots_[index_of(team, id)].vel;
+}
+
+Vector2d Physics::drive_velocity(msg::Team team, std::uint32_t id) const {
+  return world_velocity(robots_[index_of(team, id)]);
 }
 
 msg::WorldTruth Physics::truth(std::uint64_t cycle) const {

@@ -15,6 +15,7 @@
 #include "messages/config.pb.h"
 #include "messages/geometry.pb.h"
 #include "messages/world.pb.h"
+#include "sim/random.hpp"
 
 namespace robocaf::sim {
 
@@ -45,8 +46,13 @@ struct Shot {
 
 /// Kinematic 2D world for one league preset.
 ///
-/// Robots follow their wheels (limited by acceleration and braking), the ball
-/// is a point mass with constant rolling deceleration. Ball collisions are
+/// Robots follow their wheels through the preset's motor model (RobotSpec.
+/// motor_model: ideal ramps, curvature-keeping ramps, or MI20's DC motor with
+/// a PID and a traction limit). The true pose moves (1 - slip) times the
+/// wheels' travel with a sideways side_bias and seeded heading noise
+/// (Clockwork Orange); odometry integrates the wheels without them. The ball
+/// is a point mass with constant rolling deceleration (or mu_rr g) plus air
+/// drag above 0.1 m/s (MI20). Ball collisions are
 /// found by continuous time of impact, so the ball never tunnels and never
 /// rests inside a robot or a wall. Robots that collide (with a wall, each
 /// other, or a ball that cannot give way) stop along the contact normal: each
@@ -62,7 +68,9 @@ class Physics {
  public:
   /// Throws std::invalid_argument naming the offending config field when the
   /// preset cannot describe a playable world (non-positive sizes, step, ...).
-  Physics(const msg::LeaguePreset& league, const msg::SimConfig& sim);
+  /// `seed` drives the robots' heading noise (RobotSpec.heading_noise), the
+  /// only random part of the physics.
+  Physics(const msg::LeaguePreset& league, const msg::SimConfig& sim, std::uint64_t seed = 0);
 
   /// Adds a robot at rest. Throws std::invalid_argument if the key exists or
   /// the team is TEAM_UNSPECIFIED. The pose is clamped into the arena.
@@ -113,6 +121,9 @@ class Physics {
   /// Throws std::out_of_range for an unknown robot.
   msg::Pose2 robot_pose(msg::Team team, std::uint32_t id) const;
   Eigen::Vector2d robot_velocity(msg::Team team, std::uint32_t id) const;
+  /// The field-frame velocity the robot's wheels drive it at, whether or not
+  /// an obstacle stops it: what a referee reads as driving into someone.
+  Eigen::Vector2d drive_velocity(msg::Team team, std::uint32_t id) const;
 
   const Eigen::Vector2d& ball_position() const { return ball_pos_; }
   const Eigen::Vector2d& ball_velocity() const { return ball_vel_; }
@@ -172,6 +183,11 @@ class Physics {
     double cmd_vx = 0.0, cmd_vy = 0.0, cmd_omega = 0.0;
     double kick_speed = 0.0;  // armed kick, 0 = none
     bool dribble = false;
+    // MOTOR_DC_PID state per wheel (left, right): controller output and the
+    // two previous errors of its velocity-form PID.
+    double pid_out[2] = {0.0, 0.0};
+    double pid_e1[2] = {0.0, 0.0};
+    double pid_e2[2] = {0.0, 0.0};
     // Odometry (dead reckoning).
     Eigen::Vector2d odo_pos{0, 0};
     double odo_theta = 0.0;
@@ -200,6 +216,12 @@ class Physics {
 
   void single_step(double dt);
   void drive_robot(Robot& r, double dt);
+  // New wheel speeds (left, right) of a differential robot under the motor model.
+  void drive_wheels(Robot& r, bool live, double dt, double& left, double& right);
+  double dc_motor_wheel(Robot& r, int wheel, double v, double target, double dt) const;
+  // Ball deceleration at speed s: rolling plus air drag.
+  double ball_deceleration(double s) const;
+  void side_hit(const Robot& r, const Eigen::Vector2d& local);
   Eigen::Vector2d world_velocity(const Robot& r) const;
   void push_robot_out_of_walls(Robot& r);
   enum class BallRule { ignore, pinned, always };  // the ball as an obstacle for robots
@@ -229,6 +251,14 @@ class Physics {
   double step_ = 0.001, motor_timeout_ = 0.0;
   double max_ball_speed_ = 0.0;
   bool omni_ = false;
+  msg::MotorModel motor_model_ = msg::MOTOR_IDEAL;
+  msg::DcMotorSpec dc_;               // with MI20 defaults filled in
+  double robot_mass_ = 0.0, robot_drag_ = 0.0;  // drag: 0.5 rho c_d A, N per (m/s)^2
+  double true_travel_ = 1.0, side_bias_ = 0.0, heading_noise_ = 0.0;
+  double ball_drag_ = 0.0;            // 0.5 rho c_d A / m, 1/m
+  bool mouth_captures_ = false;
+  double side_turn_ = 0.0;
+  SeededRandom noise_;
 
   std::vector<Segment> segments_;
   std::vector<Eigen::Vector2d> posts_;

@@ -2,12 +2,14 @@
 
 #include <chrono>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
 #include <sstream>
 #include <tuple>
+#include <algorithm>
 
 #include <caf/all.hpp>
 
@@ -16,8 +18,11 @@
 #include "runtime/actor_shell.hpp"
 #include "runtime/atoms.hpp"
 #include "runtime/game_log.hpp"
+#include "messages/vision.pb.h"
 #include "sim/global_camera.hpp"
+#include "sim/onboard_camera.hpp"
 #include "sim/physics.hpp"
+#include "sim/random.hpp"
 #include "sim/referee.hpp"
 
 namespace robocaf::sim {
@@ -31,7 +36,18 @@ struct WorldState {
   WorldOptions options;
   std::unique_ptr<Physics> physics;
   std::unique_ptr<GlobalCamera> camera;
+  std::unique_ptr<OnboardCamera> onboard;  // onboard vision leagues instead of `camera`
   std::unique_ptr<Referee> referee;
+  // Global camera timing in whole physics steps (sums of doubles would drift
+  // across a cycle boundary): capture k is due at step round(k * period),
+  // delivered `latency` later at the first cycle boundary after that.
+  uint64_t steps = 0;  // physics steps since kick-off
+  double frame_period_steps = 1.0;
+  uint64_t latency_steps = 0;
+  uint64_t frames_captured = 0;
+  std::deque<std::pair<uint64_t, msg::DetectionFrame>> in_flight;  // (due step, frame)
+  std::vector<msg::ManualRefereeCommand> manual;  // applied at the next cycle
+  std::optional<msg::ScenarioResult> scenario_result;
   std::unique_ptr<runtime::GameLogWriter> log;
   std::map<RobotKey, bool> operational;  // from mission managers
   std::set<RobotKey> pending;            // participants the current cycle waits for
@@ -51,6 +67,9 @@ struct WorldState {
 using Self = runtime::ShellActor<WorldState>;
 
 const msg::Team kTeams[] = {msg::BLUE, msg::YELLOW};
+// derive_seed() stream of the onboard cameras (the global camera keeps the
+// match seed itself, as logs recorded before the split expect).
+constexpr uint64_t kOnboardCameraStream = 2;
 
 double period(const Self* self) { return self->state.options.match.sim().control_period(); }
 double now(const Self* self) { return static_cast<double>(self->state.cycle) * period(self); }
@@ -75,12 +94,39 @@ bool is_operational(const Self* self, msg::Team team, uint32_t id) {
          self->state.ctx.peers.find(team, id, msg::ACTOR_MISSION_MANAGER);
 }
 
-bool everyone_ready(const Self* self) {
+// Who plays: both teams with their team actors (id 0), or a scenario's robots.
+std::vector<RobotKey> participants(const Self* self) {
+  std::vector<RobotKey> keys;
+  if (const auto& script = self->state.options.scenario) {
+    for (const auto& r : script->robots) keys.push_back({int(r.team), r.id});
+    std::sort(keys.begin(), keys.end());
+    return keys;
+  }
   const uint32_t size = self->state.options.match.league().team_size();
   for (auto team : kTeams)
-    for (uint32_t id = 0; id <= size; ++id)
-      if (!is_operational(self, team, id)) return false;
+    for (uint32_t id = 0; id <= size; ++id) keys.push_back({int(team), id});
+  return keys;
+}
+
+bool everyone_ready(const Self* self) {
+  for (const auto& [team, id] : participants(self))
+    if (!is_operational(self, static_cast<msg::Team>(team), id)) return false;
   return true;
+}
+
+// Captures every global-camera frame due by the world's current time.
+void capture_due_frames(Self* self) {
+  auto& s = self->state;
+  if (!s.camera) return;
+  auto due_step = [&] { return static_cast<uint64_t>(std::llround(double(s.frames_captured) * s.frame_period_steps)); };
+  while (s.steps >= due_step()) {
+    msg::WorldTruth truth = s.physics->truth(s.cycle);
+    msg::DetectionFrame frame = s.camera->observe(truth, s.frames_captured + 1, s.physics->time());
+    ++s.frames_captured;
+    const uint64_t delivery = s.steps + s.latency_steps;
+    frame.set_t_sent(static_cast<double>(delivery) * s.options.match.sim().physics_step());
+    s.in_flight.emplace_back(delivery, std::move(frame));
+  }
 }
 
 void finish(Self* self) {
@@ -88,17 +134,17 @@ void finish(Self* self) {
   if (s.finished) return;
   s.finished = true;
   if (s.log) s.log->close();
-  msg::GameState final_state = s.referee->state();
-  for (auto& promise : s.waiting) promise.deliver(final_state);
+  if (s.scenario_result) {
+    for (auto& promise : s.waiting) promise.deliver(*s.scenario_result);
+  } else {
+    msg::GameState final_state = s.referee->state();
+    for (auto& promise : s.waiting) promise.deliver(final_state);
+  }
   s.waiting.clear();
 }
 
-void end_cycle(Self* self);
-
-void begin_cycle(Self* self) {
-  auto& s = self->state;
-  const double t = now(self);
-  for (const msg::RefereeEvent& event : s.referee->update(*s.physics, t, s.cycle)) {
+void log_events(Self* self, const std::vector<msg::RefereeEvent>& events, double t) {
+  for (const msg::RefereeEvent& event : events) {
     log_record(self, [&](msg::LogRecord& r) { *r.mutable_referee() = event; });
     if (event.kind() != msg::REF_EVENT_SHOT && event.kind() != msg::REF_EVENT_REPOSITION) {
       std::ostringstream line;
@@ -107,15 +153,61 @@ void begin_cycle(Self* self) {
       progress(self, line.str());
     }
   }
-  msg::GameState game = s.referee->state();
-  game.set_cycle(s.cycle);
+}
+
+// The frames perception gets this cycle: every delivered capture, or one
+// empty "nothing new" frame so the robots' control loops still run.
+std::vector<msg::DetectionFrame> deliver_frames(Self* self, double t) {
+  auto& s = self->state;
+  std::vector<msg::DetectionFrame> out;
+  while (!s.in_flight.empty() && s.in_flight.front().first <= s.steps) {
+    out.push_back(std::move(s.in_flight.front().second));
+    s.in_flight.pop_front();
+  }
+  for (auto& frame : out) frame.set_cycle(s.cycle);
+  if (out.empty()) {
+    msg::DetectionFrame nothing;
+    nothing.set_t_capture(t);
+    nothing.set_t_sent(t);
+    nothing.set_cycle(s.cycle);
+    out.push_back(std::move(nothing));
+  }
+  return out;
+}
+
+msg::GameState scenario_game_state(const Self* self, double t) {
+  msg::GameState game;
+  game.set_cycle(self->state.cycle);
   game.set_t(t);
-  game.clear_robots_blue();
-  game.clear_robots_yellow();
-  const uint32_t size = s.options.match.league().team_size();
-  for (uint32_t id = 1; id <= size; ++id) {
-    if (is_operational(self, msg::BLUE, id)) game.add_robots_blue(id);
-    if (is_operational(self, msg::YELLOW, id)) game.add_robots_yellow(id);
+  game.set_stage(msg::STAGE_FIRST_HALF);
+  game.set_command(msg::REF_FORCE_START);
+  game.set_blue_on_positive_side(!self->state.options.scenario->blue_attacks_positive_x);
+  return game;
+}
+
+void end_cycle(Self* self);
+
+void begin_cycle(Self* self) {
+  auto& s = self->state;
+  const double t = now(self);
+  const auto& script = s.options.scenario;
+  msg::GameState game;
+  if (script) {
+    game = scenario_game_state(self, t);
+  } else {
+    for (const auto& command : s.manual) log_events(self, s.referee->apply_manual(command, *s.physics, t), t);
+    s.manual.clear();
+    log_events(self, s.referee->update(*s.physics, t, s.cycle), t);
+    game = s.referee->state();
+    game.set_cycle(s.cycle);
+    game.set_t(t);
+    game.clear_robots_blue();
+    game.clear_robots_yellow();
+    const uint32_t size = s.options.match.league().team_size();
+    for (uint32_t id = 1; id <= size; ++id) {
+      if (is_operational(self, msg::BLUE, id)) game.add_robots_blue(id);
+      if (is_operational(self, msg::YELLOW, id)) game.add_robots_yellow(id);
+    }
   }
   const auto& last = s.last_logged_state;
   const bool changed = game.stage() != last.stage() || game.command() != last.command() ||
@@ -128,36 +220,80 @@ void begin_cycle(Self* self) {
   }
   msg::WorldTruth truth = s.physics->truth(s.cycle);
   log_record(self, [&](msg::LogRecord& r) { *r.mutable_truth() = truth; });
+  if (script && !s.scenario_result) {
+    if (auto result = script->judge(*s.physics)) {
+      s.scenario_result = std::move(*result);
+    } else if (t >= script->time_limit) {
+      msg::ScenarioResult timeout;
+      timeout.set_success(false);
+      timeout.set_reason("time limit reached");
+      s.scenario_result = timeout;
+    }
+    if (s.scenario_result) {
+      s.scenario_result->set_name(script->name);
+      s.scenario_result->set_seed(s.options.match.seed());
+      s.scenario_result->set_time(t);
+      finish(self);
+      return;
+    }
+  }
   if (game.stage() == msg::STAGE_POST_GAME) {
     finish(self);
     return;
   }
-  msg::DetectionFrame frame = s.camera->observe(truth, s.cycle, t);
-  frame.set_t_sent(t);
-  log_record(self, [&](msg::LogRecord& r) { *r.mutable_detection() = frame; });
+  std::vector<msg::DetectionFrame> frames;
+  if (s.camera) {
+    capture_due_frames(self);
+    frames = deliver_frames(self, t);
+    for (const auto& frame : frames)
+      if (frame.frame_number() != 0) log_record(self, [&](msg::LogRecord& r) { *r.mutable_detection() = frame; });
+  }
 
   s.pending.clear();
   s.commands.clear();
-  for (auto team : kTeams) {
-    for (uint32_t id = 1; id <= size; ++id) {
-      if (!is_operational(self, team, id)) continue;
-      auto motor = s.ctx.peers.find(team, id, msg::ACTOR_MOTOR);
-      auto perception = s.ctx.peers.find(team, id, msg::ACTOR_PERCEPTION);
-      if (!motor || !perception) continue;
-      msg::Odometry odometry = s.physics->odometry(team, id);
-      odometry.set_cycle(s.cycle);
-      odometry.set_t(t);
-      // Odometry first: the motor must know the time before the cycle's command.
-      self->send(motor, std::move(odometry));
-      self->send(perception, frame);
-      s.pending.insert({int(team), id});
+  for (const auto& [team_value, id] : participants(self)) {
+    const auto team = static_cast<msg::Team>(team_value);
+    if (id == 0) {
+      auto coach = s.ctx.peers.find(team, 0, msg::ACTOR_COACH);
+      auto team_skills = s.ctx.peers.find(team, 0, msg::ACTOR_TEAM_SKILLS);
+      if (coach && team_skills && is_operational(self, team, 0)) {
+        self->send(coach, game);
+        s.pending.insert({int(team), 0});
+      }
+      continue;
     }
-    auto coach = s.ctx.peers.find(team, 0, msg::ACTOR_COACH);
-    auto team_skills = s.ctx.peers.find(team, 0, msg::ACTOR_TEAM_SKILLS);
-    if (coach && team_skills && is_operational(self, team, 0)) {
-      self->send(coach, game);
-      s.pending.insert({int(team), 0});
+    if (!is_operational(self, team, id)) continue;
+    auto motor = s.ctx.peers.find(team, id, msg::ACTOR_MOTOR);
+    auto perception = s.ctx.peers.find(team, id, msg::ACTOR_PERCEPTION);
+    if (!motor || !perception) continue;
+    msg::Odometry odometry = s.physics->odometry(team, id);
+    odometry.set_cycle(s.cycle);
+    odometry.set_t(t);
+    if (script) {
+      // The script stands in for team skills: the role, every cycle.
+      if (auto skills = s.ctx.peers.find(team, id, msg::ACTOR_PLAYER_SKILLS)) {
+        msg::PlayerInstruction instruction;
+        instruction.set_cycle(s.cycle);
+        instruction.set_t(t);
+        instruction.set_directive(msg::COACH_PLAY);
+        instruction.set_attack_positive_x((team == msg::BLUE) == script->blue_attacks_positive_x);
+        for (const auto& r : script->robots)
+          if (r.team == team && r.id == id) instruction.set_role(r.role);
+        self->send(skills, std::move(instruction));
+      }
     }
+    // Odometry first: the motor must know the time before the cycle's command.
+    self->send(motor, odometry);
+    if (s.onboard) {
+      self->send(perception, std::move(odometry));
+      msg::OnboardFrame frame = s.onboard->observe(truth, team, id, s.cycle + 1, t);
+      frame.set_cycle(s.cycle);
+      frame.set_t_sent(t);
+      self->send(perception, std::move(frame));
+    } else {
+      for (const auto& frame : frames) self->send(perception, frame);
+    }
+    s.pending.insert({int(team), id});
   }
   if (!s.options.realtime && s.pending.empty()) end_cycle(self);
 }
@@ -174,7 +310,11 @@ void end_cycle(Self* self) {
     log_record(self, [&](msg::LogRecord& r) { *r.mutable_roles() = assignment; });
   }
   const double dt = s.options.match.sim().physics_step();
-  for (int i = 0; i < s.steps_per_cycle; ++i) s.physics->step(dt);
+  for (int i = 0; i < s.steps_per_cycle; ++i) {
+    s.physics->step(dt);
+    ++s.steps;
+    capture_due_frames(self);  // a camera slower or faster than the control loop
+  }
   ++s.cycle;
   if (s.log) s.log->flush();
   if (!s.options.realtime) self->send(self, runtime::tick_atom::value);
@@ -190,8 +330,9 @@ void settle(Self* self, const RobotKey& key) {
 // cycles before cost, so the match does not drift behind the wall clock.
 void schedule_realtime_tick(Self* self) {
   auto& s = self->state;
-  auto due = s.kickoff_wall + std::chrono::duration_cast<caf::timespan>(
-                                  std::chrono::duration<double>(period(self) * static_cast<double>(s.cycle + 1)));
+  const double ratio = s.options.match.sim().time_ratio() > 0.0 ? s.options.match.sim().time_ratio() : 1.0;
+  auto due = s.kickoff_wall + std::chrono::duration_cast<caf::timespan>(std::chrono::duration<double>(
+                                  period(self) * static_cast<double>(s.cycle + 1) / ratio));
   auto delay = std::max(caf::timespan{0}, std::chrono::duration_cast<caf::timespan>(due - self->clock().now()));
   self->delayed_send(self, delay, runtime::tick_atom::value);
 }
@@ -212,15 +353,30 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
   const auto& match = st.options.match;
   runtime::ShellSetup setup{runtime::make_address(msg::TEAM_UNSPECIFIED, 0, msg::ACTOR_WORLD), directory, {}};
   runtime::init_shell(self, st.ctx, setup);
-  st.physics = std::make_unique<Physics>(match.league(), match.sim());
-  st.camera = std::make_unique<GlobalCamera>(match.sim().detection_noise(), match.seed());
+  st.physics = std::make_unique<Physics>(match.league(), match.sim(), match.seed());
+  if (match.league().vision() == msg::VISION_ONBOARD) {
+    st.onboard = std::make_unique<OnboardCamera>(match.league(), match.sim().onboard_camera(),
+                                                 derive_seed(match.seed(), kOnboardCameraStream));
+  } else {
+    st.camera = std::make_unique<GlobalCamera>(match.sim().detection_noise(), match.seed());
+  }
+  const auto& camera = match.sim().global_camera();
+  const double step = match.sim().physics_step();
+  st.frame_period_steps = (camera.frame_rate() > 0.0 ? 1.0 / camera.frame_rate() : match.sim().control_period()) / step;
+  st.latency_steps = static_cast<uint64_t>(std::llround(camera.latency() / step));
   st.referee = std::make_unique<Referee>(match);
   st.steps_per_cycle =
       std::max(1, static_cast<int>(std::lround(match.sim().control_period() / match.sim().physics_step())));
-  for (auto team : kTeams) {
-    auto poses = st.referee->kickoff_positions(team, match.league().team_size());
-    for (uint32_t id = 1; id <= match.league().team_size(); ++id)
-      st.physics->add_robot(team, id, poses.at(id - 1));
+  if (const auto& script = st.options.scenario) {
+    for (const auto& r : script->robots) st.physics->add_robot(r.team, r.id, r.pose);
+    st.physics->place_ball({script->ball_position.x(), script->ball_position.y()},
+                           {script->ball_velocity.x(), script->ball_velocity.y()});
+  } else {
+    for (auto team : kTeams) {
+      auto poses = st.referee->kickoff_positions(team, match.league().team_size());
+      for (uint32_t id = 1; id <= match.league().team_size(); ++id)
+        st.physics->add_robot(team, id, poses.at(id - 1));
+    }
   }
   if (!st.options.log_path.empty()) {
     msg::LogHeader header;
@@ -256,6 +412,11 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
         s.physics->set_command(command.team(), command.robot_id(), command, now(self));
         s.commands[key] = command;
         settle(self, key);
+      },
+      [self](const msg::ManualRefereeCommand& command) {
+        // Applied at the start of the next cycle, so in virtual time it lands
+        // between cycles like every other input.
+        if (!self->state.options.scenario) self->state.manual.push_back(command);
       },
       [self](const msg::RoleAssignment& roles) {
         auto& s = self->state;

@@ -5,8 +5,10 @@
 //
 // Protocol:
 //   in : RobotCommand (motors), CycleDone (team skills), HealthReport (mission
-//        managers), (await_atom) -> final GameState when the match ends
-//   out: Odometry -> motors, DetectionFrame -> perception, GameState -> coaches
+//        managers), ManualRefereeCommand (coaches, tools; applied at the next
+//        cycle), (await_atom) -> final GameState when the match ends
+//   out: Odometry -> motors, DetectionFrame (global vision) or Odometry +
+//        OnboardFrame (onboard vision) -> perception, GameState -> coaches
 //
 // Time: in virtual time the world opens cycle k+1 only when every participant
 // finished cycle k (motors answered, team skills reported CycleDone, or their
@@ -14,18 +16,50 @@
 // allow and is reproducible. In real time it ticks on CAF's clock and applies
 // commands as they come.
 
+#include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <caf/fwd.hpp>
 
 #include "messages/config.pb.h"
+#include "messages/game.pb.h"
 
 namespace robocaf::sim {
 
+class Physics;
+
+/// A scripted situation played instead of a match (`robocaf scenario`): only
+/// the listed robots are on the field, no referee runs, and every cycle the
+/// world instructs each robot's player skills with its role, as team skills
+/// would. The world answers await_atom with a msg::ScenarioResult.
+struct ScenarioScript {
+  struct Robot {
+    msg::Team team = msg::BLUE;
+    std::uint32_t id = 1;
+    msg::Pose2 pose;
+    msg::Role role = msg::ROLE_ATTACKER;
+  };
+  std::string name;
+  std::vector<Robot> robots;
+  msg::Vec2 ball_position;
+  msg::Vec2 ball_velocity;
+  bool blue_attacks_positive_x = true;
+  double time_limit = 30.0;  ///< s of simulated time, then the run fails
+  /// Called after every control cycle; a result ends the run. Must be pure:
+  /// the same world gives the same answer.
+  std::function<std::optional<msg::ScenarioResult>(const Physics&)> judge;
+};
+
 struct WorldOptions {
   msg::MatchConfig match;
+  /// Real time: the world paces itself on CAF's clock at sim.time_ratio
+  /// simulated seconds per wall second (0 counts as 1) and waits for nobody.
   bool realtime = false;
+  std::shared_ptr<const ScenarioScript> scenario;  ///< null: a match
   std::string log_path;                          // the game log to write
   double startup_timeout_seconds = 60.0;         // wait for every robot to join
   std::function<void(const std::string&)> progress;  // progress lines (optional)

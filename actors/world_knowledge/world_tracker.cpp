@@ -233,7 +233,9 @@ void WorldTracker::observe(const msg::Percept& percept) {
   if (!finite_percept(percept)) return;
   const double t = percept.t_capture();
 
-  if (percept.self_seen()) observe_robot(self_, has_self_, percept.self_pose(), t);
+  // Odometry drifts but is the only self pose an onboard robot has before it
+  // localises; it is taken as a measurement like a sighting.
+  if (percept.self_seen() || percept.self_dead_reckoned()) observe_robot(self_, has_self_, percept.self_pose(), t);
 
   msg::Pose2 ref;
   if (percept.self_seen() || percept.has_self_pose()) {
