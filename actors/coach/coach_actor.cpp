@@ -13,8 +13,9 @@ namespace robocaf::actors {
 namespace {
 
 // Input: GameState (the referee, through the world; the cycle trigger),
-// HealthReport (its robots' mission managers). Output: CoachCommand to its team
-// skills.
+// HealthReport (its robots' mission managers), ManualRefereeCommand (a human
+// referee's input, passed on to the world's referee). Output: CoachCommand to
+// its team skills.
 struct CoachState {
   runtime::ShellContext ctx;
   std::optional<CoachLogic> logic;
@@ -43,6 +44,10 @@ caf::behavior coach(runtime::ShellActor<CoachState>* self, ActorSetup setup) {
         msg::CoachCommand command = s.logic->on_game_state(game, present);
         if (auto team_skills = s.ctx.peers.find(team, 0, msg::ACTOR_TEAM_SKILLS))
           self->send(team_skills, std::move(command));
+      },
+      [self](const msg::ManualRefereeCommand& command) {
+        if (auto world = self->state.ctx.peers.find(msg::TEAM_UNSPECIFIED, 0, msg::ACTOR_WORLD))
+          self->send(world, command);
       },
       [self](const msg::HealthReport& report) {
         if (report.team() == self->state.ctx.address.team())

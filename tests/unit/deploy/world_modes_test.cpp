@@ -1,0 +1,111 @@
+// The world actor's modes on a real in-process system: camera frame rate and
+// latency, the SSL and MSL presets, and scripted scenarios.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "deploy/local_match.hpp"
+#include "messages/log.pb.h"
+#include "runtime/config_loader.hpp"
+#include "runtime/game_log.hpp"
+#include "sim/scenarios.hpp"
+
+namespace robocaf::deploy {
+namespace {
+
+struct LogContents {
+  std::vector<msg::LogRecord> detections;
+  std::vector<msg::LogRecord> truths;
+  msg::GameState last_state;
+};
+
+LogContents read_log(const std::string& path) {
+  LogContents out;
+  runtime::GameLogReader reader{path};
+  msg::LogRecord record;
+  while (reader.next(record)) {
+    if (record.has_detection()) out.detections.push_back(record);
+    if (record.has_truth()) out.truths.push_back(record);
+    if (record.has_game_state()) out.last_state = record.game_state();
+  }
+  return out;
+}
+
+TEST(WorldModes, CameraFrameRateAndLatencyAreHonoured) {
+  LocalMatchOptions options;
+  options.match = runtime::default_match_config();
+  options.match.set_half_duration(2);
+  options.match.mutable_sim()->mutable_global_camera()->set_frame_rate(30);
+  options.match.mutable_sim()->mutable_global_camera()->set_latency(0.05);
+  options.log_path = ::testing::TempDir() + "robocaf_camera_timing.rclog";
+  {
+    LocalMatch match{options};
+    ASSERT_EQ(match.wait(), "");
+  }
+  const LogContents log = read_log(options.log_path);
+  ASSERT_GT(log.detections.size(), 60u);
+  for (size_t i = 1; i < log.detections.size(); ++i) {
+    const auto& prev = log.detections[i - 1].detection();
+    const auto& cur = log.detections[i].detection();
+    EXPECT_EQ(cur.frame_number(), prev.frame_number() + 1);
+    // Captures every 1/30 s, rounded to the 1 ms physics step.
+    EXPECT_NEAR(cur.t_capture() - prev.t_capture(), 1.0 / 30, 0.0011);
+  }
+  for (const auto& record : log.detections) {
+    // Delivered at the first 20 ms cycle boundary at least 50 ms after capture.
+    const double age = record.t() - record.detection().t_capture();
+    EXPECT_GE(age, 0.05 - 1e-9);
+    EXPECT_LT(age, 0.05 + 0.02 + 1e-9);
+  }
+}
+
+void expect_short_match_finishes(const std::string& preset) {
+  LocalMatchOptions options;
+  options.match = runtime::preset_match_config(preset);
+  options.match.set_half_duration(3);
+  options.log_path = ::testing::TempDir() + "robocaf_" + preset + ".rclog";
+  {
+    LocalMatch match{options};
+    ASSERT_EQ(match.wait(), "");
+  }
+  const LogContents log = read_log(options.log_path);
+  EXPECT_EQ(log.last_state.stage(), msg::STAGE_POST_GAME);
+  ASSERT_FALSE(log.truths.empty());
+  EXPECT_EQ(log.truths.back().truth().robots_size(), static_cast<int>(2 * options.match.league().team_size()));
+  // Robots moved: someone is away from its kick-off spot by the end.
+  const auto& first = log.truths.front().truth();
+  const auto& last = log.truths.back().truth();
+  double moved = 0.0;
+  for (int i = 0; i < first.robots_size(); ++i)
+    moved = std::max(moved, std::hypot(last.robots(i).pose().x() - first.robots(i).pose().x(),
+                                       last.robots(i).pose().y() - first.robots(i).pose().y()));
+  EXPECT_GT(moved, 0.2);
+}
+
+TEST(WorldModes, SslMatchPlaysToTheEnd) { expect_short_match_finishes("ssl"); }
+
+TEST(WorldModes, MslMatchWithOnboardCamerasPlaysToTheEnd) { expect_short_match_finishes("msl"); }
+
+TEST(WorldModes, ScenarioRunsTheRealRobotAndIsReproducible) {
+  auto run = [](uint64_t seed) {
+    LocalMatchOptions options;
+    options.match = sim::scenario_config("ball-to-goal", seed);
+    options.scenario = sim::skill_scenario_script("ball-to-goal", seed);
+    LocalMatch match{options};
+    return match.wait_scenario();
+  };
+  const msg::ScenarioResult a = run(3);
+  const msg::ScenarioResult b = run(3);
+  EXPECT_EQ(a.name(), "ball-to-goal");
+  EXPECT_EQ(a.seed(), 3u);
+  EXPECT_FALSE(a.reason().empty());
+  EXPECT_GT(a.time(), 0.5) << "the robot had to drive to the ball first";
+  EXPECT_LE(a.time(), 30.0 + 1e-9);
+  EXPECT_EQ(a.success(), b.success());
+  EXPECT_EQ(a.time(), b.time());
+  EXPECT_EQ(a.reason(), b.reason());
+}
+
+}  // namespace
+}  // namespace robocaf::deploy

@@ -1,0 +1,77 @@
+// The physics scenarios against the Clockwork Orange figures (closed form for
+// the kick, the real robot's spread for the straight drive).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "sim/scenarios.hpp"
+
+namespace robocaf::sim {
+namespace {
+
+TEST(Scenarios, KickRolldownStopsAfterElevenMetresAndFifteenSeconds) {
+  const msg::ScenarioResult r = run_physics_scenario("kick-rolldown", 1);
+  ASSERT_TRUE(r.success()) << r.reason();
+  // v0 = 1.5 m/s, a = 0.1 m/s^2: d = v0^2 / 2a = 11.25 m, t = v0 / a = 15 s.
+  EXPECT_NEAR(r.metrics().at("stop_distance_m"), 11.25, 0.01 * 11.25);
+  EXPECT_NEAR(r.metrics().at("stop_time_s"), 15.0, 0.01 * 15.0);
+}
+
+TEST(Scenarios, DriveStraightMatchesTheRealRobotWithinItsSpread) {
+  std::vector<double> distance, drift;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    const msg::ScenarioResult r = run_physics_scenario("drive-straight", seed);
+    ASSERT_TRUE(r.success()) << r.reason();
+    EXPECT_NEAR(r.metrics().at("odometry_mm"), 7000.0, 1.0) << "the robot stops by its odometry";
+    distance.push_back(r.metrics().at("distance_mm"));
+    drift.push_back(r.metrics().at("drift_mm"));
+  }
+  auto mean = [](const std::vector<double>& v) {
+    double s = 0;
+    for (double x : v) s += x;
+    return s / static_cast<double>(v.size());
+  };
+  auto sd = [&](const std::vector<double>& v) {
+    const double m = mean(v);
+    double s = 0;
+    for (double x : v) s += (x - m) * (x - m);
+    return std::sqrt(s / static_cast<double>(v.size() - 1));
+  };
+  // Clockwork Orange, real robot, 10 runs: 6946 mm (sd 20) along, 267 mm
+  // (sd 92) to the left.
+  EXPECT_NEAR(mean(distance), 6946.0, 60.0);
+  EXPECT_GT(mean(drift), 267.0 - 92.0);
+  EXPECT_LT(mean(drift), 267.0 + 92.0);
+  EXPECT_GT(sd(drift), 30.0) << "noise on the angular velocity spreads the runs sideways";
+  EXPECT_LT(sd(drift), 200.0);
+}
+
+TEST(Scenarios, SameSeedSameRun) {
+  const auto a = run_physics_scenario("drive-straight", 7);
+  const auto b = run_physics_scenario("drive-straight", 7);
+  const auto c = run_physics_scenario("drive-straight", 8);
+  EXPECT_EQ(a.metrics().at("drift_mm"), b.metrics().at("drift_mm"));
+  EXPECT_NE(a.metrics().at("drift_mm"), c.metrics().at("drift_mm"));
+}
+
+TEST(Scenarios, UnknownOrMismatchedNamesAreRejected) {
+  EXPECT_EQ(find_scenario("no-such"), nullptr);
+  EXPECT_THROW(scenario_config("no-such", 1), std::invalid_argument);
+  EXPECT_THROW(run_physics_scenario("ball-to-goal", 1), std::invalid_argument);
+  EXPECT_THROW(skill_scenario_script("kick-rolldown", 1), std::invalid_argument);
+  for (const auto& info : scenario_catalog()) EXPECT_NE(find_scenario(info.name), nullptr);
+}
+
+TEST(Scenarios, SkillScriptsPlaceTheClockworkOrangeSetUp) {
+  const auto script = skill_scenario_script("ball-to-goal-facing-away", 1);
+  ASSERT_EQ(script->robots.size(), 1u);
+  EXPECT_DOUBLE_EQ(script->robots[0].pose.x(), -3.5);
+  EXPECT_DOUBLE_EQ(script->robots[0].pose.y(), 1.5);
+  EXPECT_NEAR(script->robots[0].pose.theta(), -M_PI / 2, 1e-12);
+  EXPECT_EQ(script->robots[0].role, msg::ROLE_ATTACKER);
+  EXPECT_DOUBLE_EQ(script->time_limit, 30.0);
+}
+
+}  // namespace
+}  // namespace robocaf::sim
