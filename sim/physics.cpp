@@ -923,7 +923,12 @@ void Physics::ball_phase(double dt) {
       const Robot& r = robots_[i];
       if (!(grips(r) && ball_in_mouth(r.pos, r.cos_t, r.sin_t))) continue;
       const Vector2d local = unrotate(r.cos_t, r.sin_t, ball_pos_ - r.pos);
+      // A passive mouth only meets balls closing in: one just kicked or
+      // turned away is still within reach for a step or two, and leaves.
+      const double closing = r.dribble ? -1.0 : (ball_vel_ - r.vel).dot(ball_pos_ - r.pos);
+      if (closing > 0.0) continue;
       if (!r.dribble && side_turn_ > 0.0 && std::abs(local.y()) > mouth_half_ - 0.5 * ball_r_) {
+        if (closing == 0.0) continue;
         side_hit(r, local);
         move_ball_ccd(dt);
         resolve_ball_overlaps(true);

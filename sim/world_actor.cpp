@@ -358,7 +358,7 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
     st.onboard = std::make_unique<OnboardCamera>(match.league(), match.sim().onboard_camera(),
                                                  derive_seed(match.seed(), kOnboardCameraStream));
   } else {
-    st.camera = std::make_unique<GlobalCamera>(match.sim().detection_noise(), match.seed());
+    st.camera = std::make_unique<GlobalCamera>(match.league().field(), match.sim().detection_noise(), match.seed());
   }
   const auto& camera = match.sim().global_camera();
   const double step = match.sim().physics_step();
