@@ -202,6 +202,7 @@ std::optional<Violation> find_violation(const msg::MatchConfig& c) {
   check.non_negative("league.rules.pushing_seconds", rules.pushing_seconds());
   check.non_negative("league.rules.restart_distance", rules.restart_distance());
   check.non_negative("league.rules.pushing_speed", rules.pushing_speed());
+  check.non_negative("league.rules.line_restart_inset", rules.line_restart_inset());
 
   const auto& sim = c.sim();
   check.positive("sim.physics_step", sim.physics_step());

@@ -126,6 +126,104 @@ std::string why_illegal(const KickoffRules& k, const Vector2d& p, bool kicking) 
   return kicking ? "on the ball" : "inside the centre circle";
 }
 
+msg::Team other_team(msg::Team t) {
+  return t == msg::BLUE ? msg::YELLOW : t == msg::YELLOW ? msg::BLUE : msg::TEAM_UNSPECIFIED;
+}
+
+std::string robot_str(msg::Team team, std::uint32_t id) { return team_str(team) + " " + std::to_string(id); }
+
+std::string speed_str(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f m/s", v);
+  return buf;
+}
+
+std::string metres(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f m", v);
+  return buf;
+}
+
+const char* command_str(msg::RefereeCommand c) {
+  switch (c) {
+    case msg::REF_HALT: return "HALT";
+    case msg::REF_STOP: return "STOP";
+    case msg::REF_PREPARE_KICKOFF: return "PREPARE_KICKOFF";
+    case msg::REF_NORMAL_START: return "NORMAL_START";
+    case msg::REF_FORCE_START: return "FORCE_START";
+    case msg::REF_PREPARE_RESTART: return "PREPARE_RESTART";
+    default: return "unknown command";
+  }
+}
+
+const char* restart_str(msg::RestartKind k) {
+  switch (k) {
+    case msg::RESTART_KICKOFF: return "kick-off";
+    case msg::RESTART_FREE_KICK: return "free kick";
+    case msg::RESTART_GOAL_KICK: return "goal kick";
+    case msg::RESTART_CORNER_KICK: return "corner kick";
+    case msg::RESTART_THROW_IN: return "throw-in";
+    case msg::RESTART_PENALTY: return "penalty";
+    case msg::RESTART_FREE_BALL: return "free ball";
+    case msg::RESTART_DROP_BALL: return "drop ball";
+    default: return "restart";
+  }
+}
+
+Vector2d from_vec(const msg::Vec2& v) { return {v.x(), v.y()}; }
+
+// Where a robot that must keep `min_dist` (centre to centre) from the ball at
+// `spot` goes: the free point nearest to `from` with the robot inside the
+// field, its centre out of both goal areas and clear of the `taken` centres.
+// Candidates lie on rings around the spot, the first at min_dist, and
+// include the point straight away from the spot, so a robot with room behind
+// it moves straight back.
+Vector2d keep_away_point(const msg::LeaguePreset& league, const Vector2d& spot, const Vector2d& from,
+                         double min_dist, const std::vector<Vector2d>& taken) {
+  const auto& f = league.field();
+  const double r = league.robot().radius();
+  const double xmax = 0.5 * f.length() - r, ymax = 0.5 * f.width() - r;
+  const double clear = 2.0 * r + kMargin;
+  auto legal = [&](const Vector2d& q) {
+    if (std::abs(q.x()) > xmax || std::abs(q.y()) > ymax) return false;
+    if ((q - spot).norm() < min_dist) return false;
+    if (Referee::goal_area_side(f, q) != 0) return false;
+    return std::all_of(taken.begin(), taken.end(), [&](const Vector2d& o) { return (o - q).norm() >= clear; });
+  };
+  const Vector2d away = from - spot;
+  const double from_dist = away.norm();
+  // Coincident with the spot: back towards the middle of the field.
+  const Vector2d dir = from_dist > 1e-9 ? Vector2d(away / from_dist)
+                       : spot.norm() > 1e-9 ? Vector2d(-spot.normalized())
+                                             : Vector2d(1.0, 0.0);
+  const double first = min_dist + kMargin;
+  const double step = std::max(r, 0.01);
+  const double reach = std::hypot(f.length(), f.width());
+  Vector2d best = spot + dir * first;
+  double best_d = std::numeric_limits<double>::infinity();
+  if (legal(best)) return best;
+  constexpr int kAngles = 72;
+  for (double rad = first; rad <= first + reach; rad += step) {
+    // No point on this ring or beyond can beat the best one found.
+    if (rad - from_dist >= best_d) break;
+    const Vector2d radial = spot + dir * rad;
+    if (legal(radial) && (radial - from).norm() < best_d) {
+      best = radial;
+      best_d = (radial - from).norm();
+    }
+    for (int a = 0; a < kAngles; ++a) {
+      const double ang = a * (2.0 * M_PI / kAngles);
+      const Vector2d q = spot + rad * Vector2d(std::cos(ang), std::sin(ang));
+      const double d = (q - from).norm();
+      if (d < best_d && legal(q)) {
+        best = q;
+        best_d = d;
+      }
+    }
+  }
+  return best;  // nowhere legal: Physics separates overlapping robots
+}
+
 }  // namespace
 
 Referee::Referee(const msg::MatchConfig& config) : config_(config) {
@@ -136,6 +234,12 @@ Referee::Referee(const msg::MatchConfig& config) : config_(config) {
   if (!(config_.sim().stalemate_seconds() >= 0.0) || !(config_.sim().placement_seconds() >= 0.0)) {
     throw std::invalid_argument(
         "Referee: SimConfig.stalemate_seconds and placement_seconds must be >= 0");
+  }
+  const auto& rules = config_.league().rules();
+  if (!(rules.pushing_seconds() >= 0.0) || !(rules.pushing_speed() >= 0.0) ||
+      !(rules.restart_distance() >= 0.0)) {
+    throw std::invalid_argument(
+        "Referee: LeaguePreset.rules.pushing_seconds, pushing_speed and restart_distance must be >= 0");
   }
   state_.set_stage(msg::STAGE_PRE_GAME);
   state_.set_command(msg::REF_HALT);
@@ -150,6 +254,10 @@ bool Referee::in_play() const {
 
 bool Referee::team_on_positive_side(msg::Team team) const {
   return (team == msg::BLUE) == state_.blue_on_positive_side();
+}
+
+msg::Team Referee::defender_of(int goal_side) const {
+  return team_on_positive_side(msg::BLUE) == (goal_side > 0) ? msg::BLUE : msg::YELLOW;
 }
 
 void Referee::add_event(Events& ev, double t, msg::RefereeEventKind kind, msg::Team team,
@@ -169,6 +277,19 @@ void Referee::restart_clocks(const Physics& world, double t) {
   restart_time_ = t;
   anchor_ = world.ball_position();
   anchor_t_ = t;
+  reset_foul_clocks();
+}
+
+void Referee::reset_foul_clocks() {
+  crowded_since_[0] = crowded_since_[1] = -1.0;
+  pushing_since_.clear();
+}
+
+void Referee::set_restart(msg::RestartKind kind, msg::Team team, const Vector2d& spot) {
+  state_.set_restart(kind);
+  state_.set_restart_team(team);
+  state_.mutable_ball_spot()->set_x(spot.x());
+  state_.mutable_ball_spot()->set_y(spot.y());
 }
 
 std::vector<msg::RefereeEvent> Referee::update(Physics& world, double t, std::uint64_t cycle) {
@@ -196,6 +317,7 @@ std::vector<msg::RefereeEvent> Referee::update(Physics& world, double t, std::ui
       } else {
         world.take_goal_crossing();  // the ball is dead: nothing scores
         shots_seen_ = world.shot_count();
+        reset_foul_clocks();
       }
       if (play_time_ >= config_.half_duration() - kTimeEps) {
         end_half(t, ev);
@@ -205,7 +327,13 @@ std::vector<msg::RefereeEvent> Referee::update(Physics& world, double t, std::ui
         if (t - placement_start_ >= sim.placement_seconds() - kTimeEps) start_kickoff(world, t, ev);
         break;
       }
-      if (in_play() && sim.stalemate_seconds() > 0.0) {
+      if (state_.command() == msg::REF_PREPARE_RESTART) {
+        if (t - placement_start_ >= sim.placement_seconds() - kTimeEps) start_restart(world, t, ev);
+        break;
+      }
+      if (!in_play()) break;
+      if (check_ball_out(world, t, ev) || check_goal_area(world, t, ev) || check_pushing(world, t, ev)) break;
+      if (sim.stalemate_seconds() > 0.0) {
         if ((world.ball_position() - anchor_).norm() > kStuckRadius) {
           anchor_ = world.ball_position();
           anchor_t_ = t;
@@ -213,9 +341,9 @@ std::vector<msg::RefereeEvent> Referee::update(Physics& world, double t, std::ui
         const Touch& touch = world.last_touch();
         const double since = std::max(restart_time_, touch.valid ? touch.t : restart_time_);
         if (t - since >= sim.stalemate_seconds() - kTimeEps) {
-          free_ball("no robot touched the ball", world, t, ev);
+          stalemate("no robot touched the ball", world, t, ev);
         } else if (t - anchor_t_ >= sim.stalemate_seconds() - kTimeEps) {
-          free_ball("the ball is stuck", world, t, ev);
+          stalemate("the ball is stuck", world, t, ev);
         }
       }
       break;
@@ -235,6 +363,7 @@ std::vector<msg::RefereeEvent> Referee::update(Physics& world, double t, std::ui
       break;
   }
 
+  prev_ball_ = world.ball_position();
   state_.set_cycle(cycle);
   state_.set_t(t);
   switch (state_.stage()) {
@@ -257,6 +386,96 @@ std::vector<msg::RefereeEvent> Referee::update(Physics& world, double t, std::ui
   return ev;
 }
 
+std::vector<msg::RefereeEvent> Referee::apply_manual(const msg::ManualRefereeCommand& command, Physics& world,
+                                                     double t) {
+  Events ev;
+  const msg::RefereeCommand c = command.command();
+  const msg::Team team = command.team();
+  const bool named = team == msg::BLUE || team == msg::YELLOW;
+  const std::string given = command.reason().empty() ? "no reason given" : command.reason();
+  const std::string what = std::string("manual ") + command_str(c) + (named ? " for " + team_str(team) : "");
+  auto refuse = [&](const std::string& why) {
+    add_event(ev, t, msg::REF_EVENT_MANUAL, team, 0, what + " refused: " + why + " (" + given + ")");
+    return ev;
+  };
+  auto accept = [&](const std::string& done) {
+    add_event(ev, t, msg::REF_EVENT_MANUAL, team, 0, what + ": " + done + " (" + given + ")");
+    return ev;
+  };
+  const bool in_half = state_.stage() == msg::STAGE_FIRST_HALF || state_.stage() == msg::STAGE_SECOND_HALF;
+  if (!in_half) {
+    if (c == msg::REF_HALT) return accept("nothing to halt, play is already stopped");
+    const char* stage = state_.stage() == msg::STAGE_PRE_GAME    ? "the match has not begun"
+                        : state_.stage() == msg::STAGE_HALF_TIME ? "it is half time"
+                                                                  : "the match is over";
+    return refuse(stage);
+  }
+  // Time until now belongs to the state before the command: the clock must
+  // not count a halted stretch as play, nor lose played time.
+  if (in_play()) play_time_ += std::max(0.0, t - last_t_);
+  last_t_ = std::max(last_t_, t);
+  switch (c) {
+    case msg::REF_HALT:
+    case msg::REF_STOP:
+      // Stopping a running game leaves nothing to resume; stopping a
+      // preparation keeps its kick-off or restart for the next start.
+      if (in_play()) set_restart(msg::RESTART_NONE, msg::TEAM_UNSPECIFIED, world.ball_position());
+      state_.set_command(c);
+      reset_foul_clocks();
+      return accept(std::string(c == msg::REF_HALT ? "all robots halt" : "play stopped") +
+                    ", the clock stops until play is started again");
+    case msg::REF_PREPARE_KICKOFF:
+      if (!named) return refuse("a kick-off needs the team that takes it");
+      prepare_kickoff(team, world, t);
+      return accept("ball on the centre spot, kick-off for " + team_str(team) + " after " +
+                    seconds(config_.sim().placement_seconds()));
+    case msg::REF_PREPARE_RESTART: {
+      if (!named) return refuse("a free kick needs the team that takes it");
+      const Vector2d spot = legal_ball_spot(config_.league(), world.ball_position());
+      Events placed;
+      prepare_restart(msg::RESTART_FREE_KICK, team, spot, msg::REF_EVENT_FREE_KICK,
+                      "free kick for " + team_str(team) + " at " + fmt(spot) + " by the human referee",
+                      world, t, placed);
+      accept("free kick for " + team_str(team) + " at " + fmt(spot));
+      ev.insert(ev.end(), placed.begin(), placed.end());
+      return ev;
+    }
+    case msg::REF_NORMAL_START: {
+      if (in_play()) return refuse("the ball is already in play");
+      msg::Team taker = team;
+      if (!named) {
+        taker = state_.restart() == msg::RESTART_NONE ? msg::TEAM_UNSPECIFIED : state_.restart_team();
+      }
+      if (taker != msg::BLUE && taker != msg::YELLOW) {
+        return refuse("no team to take it: name one, or use FORCE_START");
+      }
+      if (state_.restart() == msg::RESTART_NONE || state_.restart() == msg::RESTART_DROP_BALL ||
+          state_.restart() == msg::RESTART_FREE_BALL) {
+        set_restart(msg::RESTART_FREE_KICK, taker, world.ball_position());
+      } else {
+        state_.set_restart_team(taker);
+      }
+      if (state_.restart() == msg::RESTART_KICKOFF) state_.set_kickoff_team(taker);
+      state_.set_command(msg::REF_NORMAL_START);
+      world.take_goal_crossing();
+      shots_seen_ = world.shot_count();
+      restart_clocks(world, t);
+      return accept(std::string(restart_str(state_.restart())) + " taken by " + team_str(taker) +
+                    ", ball in play at " + fmt(world.ball_position()));
+    }
+    case msg::REF_FORCE_START:
+      if (in_play()) return refuse("the ball is already in play");
+      set_restart(msg::RESTART_NONE, msg::TEAM_UNSPECIFIED, world.ball_position());
+      state_.set_command(msg::REF_FORCE_START);
+      world.take_goal_crossing();
+      shots_seen_ = world.shot_count();
+      restart_clocks(world, t);
+      return accept("either team may play the ball at " + fmt(world.ball_position()));
+    default:
+      return refuse("not a command a human can give");
+  }
+}
+
 void Referee::report_shot(const Physics& world, Events& ev) {
   if (world.shot_count() == shots_seen_) return;
   shots_seen_ = world.shot_count();
@@ -273,10 +492,15 @@ void Referee::report_shot(const Physics& world, Events& ev) {
 
 void Referee::begin_half(msg::Stage stage, msg::Team kickoff, Physics& world, double t) {
   state_.set_stage(stage);
-  state_.set_command(msg::REF_PREPARE_KICKOFF);
-  state_.set_kickoff_team(kickoff);
   play_time_ = 0.0;
   stage_start_ = t;
+  prepare_kickoff(kickoff, world, t);
+}
+
+void Referee::prepare_kickoff(msg::Team team, Physics& world, double t) {
+  state_.set_command(msg::REF_PREPARE_KICKOFF);
+  state_.set_kickoff_team(team);
+  set_restart(msg::RESTART_KICKOFF, team, Vector2d::Zero());
   placement_start_ = t;
   world.place_ball(Vector2d::Zero());
   world.take_goal_crossing();
@@ -330,8 +554,8 @@ void Referee::start_kickoff(Physics& world, double t, Events& ev) {
 
 void Referee::score_goal(int side, Physics& world, double t, Events& ev) {
   // The goal at +x is defended by the team on the positive side.
-  const msg::Team conceding = team_on_positive_side(msg::BLUE) == (side > 0) ? msg::BLUE : msg::YELLOW;
-  const msg::Team scoring = conceding == msg::BLUE ? msg::YELLOW : msg::BLUE;
+  const msg::Team conceding = defender_of(side);
+  const msg::Team scoring = other_team(conceding);
   if (scoring == msg::BLUE) {
     state_.set_score_blue(state_.score_blue() + 1);
   } else {
@@ -351,15 +575,12 @@ void Referee::score_goal(int side, Physics& world, double t, Events& ev) {
   add_event(ev, t, msg::REF_EVENT_GOAL, scoring, robot,
             team_str(scoring) + " scores: the ball crossed the " + (side > 0 ? "+x" : "-x") +
                 " goal line between the posts, " + by + "; " + score_str(state_));
-  state_.set_command(msg::REF_PREPARE_KICKOFF);
-  state_.set_kickoff_team(conceding);
-  placement_start_ = t;
-  world.place_ball(Vector2d::Zero());
-  world.take_goal_crossing();
-  restart_clocks(world, t);
+  prepare_kickoff(conceding, world, t);
 }
 
 void Referee::end_half(double t, Events& ev) {
+  set_restart(msg::RESTART_NONE, msg::TEAM_UNSPECIFIED, Vector2d::Zero());
+  reset_foul_clocks();
   if (state_.stage() == msg::STAGE_FIRST_HALF) {
     add_event(ev, t, msg::REF_EVENT_HALF_END, msg::TEAM_UNSPECIFIED, 0,
               "first half over after " + seconds(config_.half_duration()) + " of play; " +
@@ -378,14 +599,204 @@ void Referee::end_half(double t, Events& ev) {
   }
 }
 
-void Referee::free_ball(const char* why, Physics& world, double t, Events& ev) {
+bool Referee::check_ball_out(Physics& world, double t, Events& ev) {
+  const msg::LeaguePreset& league = config_.league();
+  const auto& f = league.field();
+  if (f.walls()) return false;  // the ball bounces back: it never leaves the field
+  const double l2 = 0.5 * f.length(), w2 = 0.5 * f.width();
+  const double rb = league.ball().radius();
+  const Vector2d b = world.ball_position();
+  const bool past_touch = std::abs(b.y()) > w2;
+  const bool past_goal = std::abs(b.x()) > l2;
+  if (!past_touch && !past_goal) return false;
+  // Between the posts and not yet a goal (the ball is entering it): in play.
+  const bool in_goal_mouth = !past_touch && std::abs(b.y()) < 0.5 * f.goal_width() &&
+                             std::abs(b.x()) <= l2 + std::max(f.goal_depth(), rb);
+  if (in_goal_mouth) return false;
+
+  // Where it crossed: the first field line on the way from the previous
+  // update's position, which a fast ball may have left far behind.
+  bool touch_line = false;
+  Vector2d cross = b;
+  const Vector2d p0 = prev_ball_;
+  if (std::abs(p0.x()) <= l2 && std::abs(p0.y()) <= w2) {
+    const Vector2d d = b - p0;
+    const double inf = std::numeric_limits<double>::infinity();
+    const double tx = past_goal ? ((b.x() > 0 ? l2 : -l2) - p0.x()) / d.x() : inf;
+    const double ty = past_touch ? ((b.y() > 0 ? w2 : -w2) - p0.y()) / d.y() : inf;
+    touch_line = ty <= tx;
+    cross = p0 + std::clamp(std::min(tx, ty), 0.0, 1.0) * d;
+  } else {
+    // It was already outside (put there by hand): the line it is furthest past.
+    touch_line = std::abs(b.y()) - w2 >= std::abs(b.x()) - l2;
+  }
+  const int sx = cross.x() >= 0.0 ? 1 : -1, sy = cross.y() >= 0.0 ? 1 : -1;
+
+  const Touch& touch = world.last_touch();
+  const std::string by =
+      touch.valid ? "last touched by " + robot_str(touch.team, touch.robot_id) : "touched by nobody";
+  const std::string line = touch_line ? std::string(sy > 0 ? "+y" : "-y") + " touch line"
+                                      : std::string(sx > 0 ? "+x" : "-x") + " goal line (" +
+                                            team_str(defender_of(sx)) + "'s)";
+  add_event(ev, t, msg::REF_EVENT_BALL_OUT, touch.valid ? touch.team : msg::TEAM_UNSPECIFIED,
+            touch.valid ? touch.robot_id : 0,
+            "ball out over the " + line + " at " + fmt(cross) + ", " + by);
+
+  // Throw-ins and corners are taken a little inside the lines (SSL: 0.2 m),
+  // so the taker can stand behind the ball without leaving the field.
+  const double inset = std::max(rb, league.rules().line_restart_inset());
+  if (touch_line) {
+    const Vector2d spot(std::clamp(cross.x(), -(l2 - inset), l2 - inset), sy * (w2 - inset));
+    if (!touch.valid) {
+      prepare_restart(msg::RESTART_DROP_BALL, msg::TEAM_UNSPECIFIED, spot, msg::REF_EVENT_DROP_BALL,
+                      "drop ball at " + fmt(spot) + " on the " + line + ": nobody touched the ball",
+                      world, t, ev);
+      return true;
+    }
+    const msg::Team taker = other_team(touch.team);
+    prepare_restart(msg::RESTART_THROW_IN, taker, spot, msg::REF_EVENT_THROW_IN,
+                    "throw-in for " + team_str(taker) + " at " + fmt(spot) + " on the " + line +
+                        " where the ball left, " + by,
+                    world, t, ev);
+    return true;
+  }
+  const msg::Team defenders = defender_of(sx), attackers = other_team(defenders);
+  if (touch.valid && touch.team == defenders) {
+    const Vector2d spot(sx * (l2 - inset), sy * (w2 - inset));
+    prepare_restart(msg::RESTART_CORNER_KICK, attackers, spot, msg::REF_EVENT_CORNER_KICK,
+                    "corner kick for " + team_str(attackers) + " at " + fmt(spot) + ": " +
+                        team_str(defenders) + " put the ball over its own goal line (" + by + ")",
+                    world, t, ev);
+  } else {
+    const Vector2d spot = goal_kick_spot(league, sx, sy);
+    prepare_restart(msg::RESTART_GOAL_KICK, defenders, spot, msg::REF_EVENT_GOAL_KICK,
+                    "goal kick for " + team_str(defenders) + " at " + fmt(spot) +
+                        " beside its goal area on the side the ball left (" + by + ")",
+                    world, t, ev);
+  }
+  return true;
+}
+
+bool Referee::check_goal_area(Physics& world, double t, Events& ev) {
+  const msg::LeaguePreset& league = config_.league();
+  const std::uint32_t limit = league.rules().max_defenders_in_goal_area();
+  if (limit == 0) return false;
+  const auto& f = league.field();
+  for (int side : {-1, 1}) {
+    const msg::Team defenders = defender_of(side);
+    std::vector<std::uint32_t> inside;
+    for (const RobotKey& k : world.robot_keys()) {
+      if (k.team != defenders) continue;
+      const msg::Pose2 p = world.robot_pose(k.team, k.id);
+      if (goal_area_side(f, {p.x(), p.y()}) == side) inside.push_back(k.id);
+    }
+    double& since = crowded_since_[side > 0 ? 1 : 0];
+    if (inside.size() <= limit) {
+      since = -1.0;
+      continue;
+    }
+    if (since < 0.0) since = t;
+    if (t - since < kGoalAreaGraceSeconds - kTimeEps) continue;
+
+    std::string ids;
+    for (std::uint32_t id : inside) ids += (ids.empty() ? "" : ", ") + std::to_string(id);
+    add_event(ev, t, msg::REF_EVENT_FOUL_GOAL_AREA, defenders, inside.back(),
+              team_str(defenders) + " has " + std::to_string(inside.size()) + " robots (" + ids +
+                  ") in its goal area at " + (side > 0 ? "+x" : "-x") + " for " +
+                  seconds(kGoalAreaGraceSeconds) + "; at most " + std::to_string(limit) +
+                  " allowed");
+    const double depth = f.goal_area_depth() + league.rules().restart_distance() + league.robot().radius();
+    const Vector2d spot = legal_ball_spot(league, {side * (0.5 * f.length() - depth), 0.0});
+    const msg::Team taker = other_team(defenders);
+    prepare_restart(msg::RESTART_FREE_KICK, taker, spot, msg::REF_EVENT_FREE_KICK,
+                    "free kick for " + team_str(taker) + " at " + fmt(spot) + " in front of " +
+                        team_str(defenders) + "'s goal area: too many defenders in it",
+                    world, t, ev);
+    return true;
+  }
+  return false;
+}
+
+bool Referee::check_pushing(Physics& world, double t, Events& ev) {
+  const msg::LeaguePreset& league = config_.league();
+  const auto& rules = league.rules();
+  if (!(rules.pushing_seconds() > 0.0)) return false;
+  const double r = league.robot().radius();
+  const double contact = (2.0 + kPushContactTolerance) * r;
+  const auto keys = world.robot_keys();
+  std::vector<Vector2d> pos;
+  pos.reserve(keys.size());
+  for (const RobotKey& k : keys) {
+    const msg::Pose2 p = world.robot_pose(k.team, k.id);
+    pos.emplace_back(p.x(), p.y());
+  }
+  // Everyone pushing now keeps (or starts) a clock; the others lose theirs.
+  std::map<Key, double> still;
+  std::map<Key, std::size_t> victim;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const Vector2d drive = world.drive_velocity(keys[i].team, keys[i].id);
+    for (std::size_t j = 0; j < keys.size(); ++j) {
+      if (keys[j].team == keys[i].team) continue;
+      const Vector2d d = pos[j] - pos[i];
+      const double dist = d.norm();
+      if (dist >= contact || dist < 1e-12) continue;
+      if (drive.dot(d / dist) <= rules.pushing_speed()) continue;
+      const Key key{keys[i].team, keys[i].id};
+      auto was = pushing_since_.find(key);
+      still[key] = was == pushing_since_.end() ? t : was->second;
+      victim[key] = j;
+      break;
+    }
+  }
+  pushing_since_ = std::move(still);
+  const Key* pusher = nullptr;
+  for (const auto& [key, since] : pushing_since_) {
+    if (t - since < rules.pushing_seconds() - kTimeEps) continue;
+    if (pusher == nullptr || since < pushing_since_.at(*pusher)) pusher = &key;
+  }
+  if (pusher == nullptr) return false;
+
+  const auto team = static_cast<msg::Team>(pusher->first);
+  const std::uint32_t id = pusher->second;
+  const std::size_t j = victim.at(*pusher);
+  const msg::Pose2 pp = world.robot_pose(team, id);
+  const Vector2d into = (pos[j] - Vector2d(pp.x(), pp.y())).normalized();
+  add_event(ev, t, msg::REF_EVENT_FOUL_PUSHING, team, id,
+            robot_str(team, id) + " pushed " + robot_str(keys[j].team, keys[j].id) + " at " + fmt(pos[j]) +
+                " for " + seconds(rules.pushing_seconds()) + " (driving into it at " +
+                speed_str(world.drive_velocity(team, id).dot(into)) + ", more than " +
+                speed_str(rules.pushing_speed()) + ")");
+  const Vector2d spot = legal_ball_spot(league, world.ball_position());
+  const msg::Team taker = other_team(team);
+  prepare_restart(msg::RESTART_FREE_KICK, taker, spot, msg::REF_EVENT_FREE_KICK,
+                  "free kick for " + team_str(taker) + " at " + fmt(spot) + " (the ball's place) for " +
+                      robot_str(team, id) + "'s pushing",
+                  world, t, ev);
+  return true;
+}
+
+void Referee::stalemate(const char* why, Physics& world, double t, Events& ev) {
+  const Vector2d ball = world.ball_position();
+  add_event(ev, t, msg::REF_EVENT_STALEMATE, msg::TEAM_UNSPECIFIED, 0,
+            std::string("stalemate: ") + why + " for " + seconds(config_.sim().stalemate_seconds()) +
+                " (ball at " + fmt(ball) + ")");
+  if (config_.league().rules().stalemate_restart() == msg::STALEMATE_DROP_BALL) {
+    const Vector2d spot = legal_ball_spot(config_.league(), ball);
+    prepare_restart(msg::RESTART_DROP_BALL, msg::TEAM_UNSPECIFIED, spot, msg::REF_EVENT_DROP_BALL,
+                    "drop ball at " + fmt(spot) + " after the stalemate (ball was at " + fmt(ball) +
+                        "); either team may play it when it is in play",
+                    world, t, ev);
+  } else {
+    free_ball(world, t, ev);
+  }
+}
+
+void Referee::free_ball(Physics& world, double t, Events& ev) {
   const msg::LeaguePreset& league = world.league();
   const Vector2d ball = world.ball_position();
   const Vector2d spot = free_ball_spot(league.field(), ball);
-  add_event(ev, t, msg::REF_EVENT_STALEMATE, msg::TEAM_UNSPECIFIED, 0,
-            std::string("stalemate: ") + why + " for " +
-                seconds(config_.sim().stalemate_seconds()) + "; free ball at " +
-                fmt(spot) + " (ball was at " + fmt(ball) + ")");
+  add_event(ev, t, msg::REF_EVENT_FREE_BALL, msg::TEAM_UNSPECIFIED, 0,
+            "free ball at " + fmt(spot) + ", the free-ball spot nearest to the ball at " + fmt(ball));
   // Robots standing on the spot step back so the ball can be put down.
   const double r = league.robot().radius();
   const double clear = r + league.ball().radius() + 0.01;
@@ -408,8 +819,171 @@ void Referee::free_ball(const char* why, Physics& world, double t, Events& ev) {
   }
   world.place_ball(spot);
   world.take_goal_crossing();
+  set_restart(msg::RESTART_FREE_BALL, msg::TEAM_UNSPECIFIED, spot);
   state_.set_command(msg::REF_FORCE_START);
   restart_clocks(world, t);
+}
+
+void Referee::prepare_restart(msg::RestartKind kind, msg::Team team, const Vector2d& spot,
+                              msg::RefereeEventKind event, const std::string& reason, Physics& world,
+                              double t, Events& ev) {
+  add_event(ev, t, event, team, 0, reason);
+  set_restart(kind, team, spot);
+  state_.set_command(msg::REF_PREPARE_RESTART);
+  placement_start_ = t;
+  move_robots_off_ball(spot, std::string("on the ") + restart_str(kind) + " spot", world, t, ev);
+  world.place_ball(spot);
+  world.take_goal_crossing();
+  shots_seen_ = world.shot_count();
+  restart_clocks(world, t);
+}
+
+void Referee::move_robots_off_ball(const Vector2d& spot, const std::string& where, Physics& world, double t,
+                                   Events& ev) {
+  const msg::LeaguePreset& league = config_.league();
+  const double on_ball = league.robot().radius() + league.ball().radius() + kMargin;
+  const auto keys = world.robot_keys();
+  std::vector<Vector2d> taken;
+  std::vector<std::size_t> movers;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const msg::Pose2 p = world.robot_pose(keys[i].team, keys[i].id);
+    const Vector2d c(p.x(), p.y());
+    if ((c - spot).norm() < on_ball) {
+      movers.push_back(i);
+    } else {
+      taken.push_back(c);
+    }
+  }
+  for (std::size_t i : movers) {
+    msg::Pose2 p = world.robot_pose(keys[i].team, keys[i].id);
+    const Vector2d from(p.x(), p.y());
+    const Vector2d to = keep_away_point(league, spot, from, on_ball + 0.01, taken);
+    taken.push_back(to);
+    p.set_x(to.x());
+    p.set_y(to.y());
+    world.place_robot(keys[i].team, keys[i].id, p);
+    add_event(ev, t, msg::REF_EVENT_REPOSITION, keys[i].team, keys[i].id,
+              robot_str(keys[i].team, keys[i].id) + " " + where + ": moved from " + fmt(from) + " to " +
+                  fmt(to));
+  }
+}
+
+void Referee::start_restart(Physics& world, double t, Events& ev) {
+  const msg::LeaguePreset& league = config_.league();
+  const Vector2d spot = from_vec(state_.ball_spot());
+  const msg::Team taker = state_.restart_team();
+  const bool neutral = taker != msg::BLUE && taker != msg::YELLOW;
+  const double distance = league.rules().restart_distance();
+  const double on_ball = league.robot().radius() + league.ball().radius() + kMargin;
+  const std::string what = restart_str(state_.restart());
+
+  // Robots already where they may stand keep their place; offenders move
+  // around them, in (team, id) order.
+  const auto keys = world.robot_keys();
+  std::vector<Vector2d> taken;
+  struct Mover {
+    std::size_t index;
+    double keep;      // centre distance it must keep from the ball
+    std::string why;
+  };
+  // A team with more robots in its own goal area than the rules allow would
+  // be called again as soon as play starts: the ones furthest from the goal
+  // leave it now (the one nearest, its keeper, stays).
+  std::vector<bool> crowding(keys.size(), false);
+  const std::uint32_t limit = league.rules().max_defenders_in_goal_area();
+  for (int side : {-1, 1}) {
+    if (limit == 0) break;
+    const msg::Team defenders = defender_of(side);
+    const Vector2d goal(side * 0.5 * league.field().length(), 0.0);
+    std::vector<std::pair<double, std::size_t>> inside;  // distance to the goal, index
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      if (keys[i].team != defenders) continue;
+      const msg::Pose2 p = world.robot_pose(keys[i].team, keys[i].id);
+      if (goal_area_side(league.field(), {p.x(), p.y()}) == side)
+        inside.emplace_back((Vector2d(p.x(), p.y()) - goal).norm(), i);
+    }
+    std::sort(inside.begin(), inside.end());
+    for (std::size_t k = limit; k < inside.size(); ++k) crowding[inside[k].second] = true;
+  }
+  std::vector<Mover> movers;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const msg::Pose2 p = world.robot_pose(keys[i].team, keys[i].id);
+    const Vector2d c(p.x(), p.y());
+    const double d = (c - spot).norm();
+    const bool opponent = neutral || keys[i].team != taker;
+    if (opponent && d < distance) {
+      movers.push_back({i, distance, "closer than " + metres(distance) + " to the ball"});
+    } else if (d < on_ball) {
+      movers.push_back({i, on_ball + 0.01, "on the ball"});
+    } else if (crowding[i]) {
+      movers.push_back({i, opponent ? distance : on_ball + 0.01,
+                        "one robot too many in its goal area (at most " + std::to_string(limit) + ")"});
+    } else {
+      taken.push_back(c);
+    }
+  }
+  for (const auto& [i, keep, why] : movers) {
+    msg::Pose2 p = world.robot_pose(keys[i].team, keys[i].id);
+    const Vector2d from(p.x(), p.y());
+    const Vector2d to = keep_away_point(league, spot, from, keep, taken);
+    taken.push_back(to);
+    p.set_x(to.x());
+    p.set_y(to.y());
+    world.place_robot(keys[i].team, keys[i].id, p);
+    add_event(ev, t, msg::REF_EVENT_REPOSITION, keys[i].team, keys[i].id,
+              robot_str(keys[i].team, keys[i].id) + " " + why + " at the " + what + ": moved from " +
+                  fmt(from) + " to " + fmt(to));
+  }
+  const Vector2d ball = world.ball_position();
+  if ((ball - spot).norm() > kMargin || world.ball_velocity().norm() > 0.0) {
+    add_event(ev, t, msg::REF_EVENT_REPOSITION, msg::TEAM_UNSPECIFIED, 0,
+              "ball at " + fmt(ball) + " put back on the " + what + " spot " + fmt(spot));
+  }
+  world.place_ball(spot);
+  world.take_goal_crossing();
+  shots_seen_ = world.shot_count();
+  state_.set_command(neutral ? msg::REF_FORCE_START : msg::REF_NORMAL_START);
+  restart_clocks(world, t);
+}
+
+int Referee::goal_area_side(const msg::FieldGeometry& field, const Vector2d& p) {
+  if (!(field.goal_area_depth() > 0.0) || !(field.goal_area_width() > 0.0)) return 0;
+  if (std::abs(p.y()) > 0.5 * field.goal_area_width()) return 0;
+  const double front = 0.5 * field.length() - field.goal_area_depth();
+  if (p.x() >= front) return 1;
+  if (p.x() <= -front) return -1;
+  return 0;
+}
+
+Vector2d Referee::legal_ball_spot(const msg::LeaguePreset& league, const Vector2d& p) {
+  const auto& f = league.field();
+  const double rb = league.ball().radius();
+  const double xmax = std::max(0.0, 0.5 * f.length() - rb), ymax = std::max(0.0, 0.5 * f.width() - rb);
+  Vector2d q(std::clamp(p.x(), -xmax, xmax), std::clamp(p.y(), -ymax, ymax));
+  const int side = goal_area_side(f, q);
+  if (side == 0) return q;
+  // Out over the nearer edge of the area: its front or the side the ball is on.
+  const double front = 0.5 * f.length() - f.goal_area_depth() - rb - kMargin;
+  const double edge = 0.5 * f.goal_area_width() + rb + kMargin;
+  const double to_front = std::abs(q.x()) - front;
+  const double to_side = edge - std::abs(q.y());
+  if (to_front <= to_side || edge > ymax) {
+    q.x() = side * front;
+  } else {
+    q.y() = q.y() >= 0.0 ? edge : -edge;
+  }
+  return q;
+}
+
+Vector2d Referee::goal_kick_spot(const msg::LeaguePreset& league, int goal_side, int y_side) {
+  const auto& f = league.field();
+  const double r = league.robot().radius();
+  // Level with the area's front edge and two robot radii outside its side
+  // edge: the taker stands behind the ball, outside the area, so a goal kick
+  // never starts with one defender too many in it.
+  const double x = 0.5 * f.length() - std::max(f.goal_area_depth(), 2.0 * r);
+  const double y = 0.5 * f.goal_area_width() + 2.0 * r;
+  return legal_ball_spot(league, {(goal_side > 0 ? 1.0 : -1.0) * x, (y_side > 0 ? 1.0 : -1.0) * y});
 }
 
 Vector2d Referee::free_ball_spot(const msg::FieldGeometry& field, const Vector2d& p) {

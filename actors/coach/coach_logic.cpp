@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 
 #include "runtime/angle.hpp"
 
@@ -11,12 +13,18 @@ namespace {
 
 using runtime::kPi;
 
+struct Point {
+  double x, y;
+};
+
+double dist(Point a, Point b) { return std::hypot(a.x - b.x, a.y - b.y); }
+
 }  // namespace
 
 CoachLogic::CoachLogic(msg::Team team, const msg::LeaguePreset& league) : team_(team), league_(league) {}
 
-msg::CoachCommand CoachLogic::on_game_state(const msg::GameState& game,
-                                            const std::vector<uint32_t>& robots_present) const {
+msg::CoachCommand CoachLogic::on_game_state(const msg::GameState& game, const std::vector<uint32_t>& robots_present,
+                                            const RobotPoses& own_poses) const {
   msg::CoachCommand cmd;
   cmd.set_cycle(game.cycle());
   cmd.set_t(game.t());
@@ -32,7 +40,8 @@ msg::CoachCommand CoachLogic::on_game_state(const msg::GameState& game,
 
   msg::CoachDirective directive = msg::COACH_HOLD;
   switch (game.command()) {
-    case msg::REF_PREPARE_KICKOFF: directive = msg::COACH_PLACE; break;
+    case msg::REF_PREPARE_KICKOFF:
+    case msg::REF_PREPARE_RESTART: directive = msg::COACH_PLACE; break;
     case msg::REF_NORMAL_START:
     case msg::REF_FORCE_START: directive = msg::COACH_PLAY; break;
     default: directive = msg::COACH_HOLD; break;
@@ -41,9 +50,151 @@ msg::CoachCommand CoachLogic::on_game_state(const msg::GameState& game,
   if (game.stage() == msg::STAGE_HALF_TIME || game.stage() == msg::STAGE_POST_GAME) directive = msg::COACH_HOLD;
   cmd.set_directive(directive);
 
-  if (directive == msg::COACH_PLACE)
-    for (auto& p : kickoff_placements(present, cmd.attack_positive_x(), cmd.we_kick_off())) *cmd.add_placements() = p;
+  if (directive == msg::COACH_PLACE) {
+    const auto placements = game.command() == msg::REF_PREPARE_RESTART
+                                ? restart_placements(game, present, own_poses, cmd.attack_positive_x())
+                                : kickoff_placements(present, cmd.attack_positive_x(), cmd.we_kick_off());
+    for (const auto& p : placements) *cmd.add_placements() = p;
+  }
   return cmd;
+}
+
+double CoachLogic::restart_margin() const { return std::max(0.05, league_.robot().radius()); }
+
+std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState& game,
+                                                           const std::vector<uint32_t>& robots,
+                                                           const RobotPoses& own_poses,
+                                                           bool attack_positive_x) const {
+  std::vector<uint32_t> ids = robots;
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  if (ids.empty()) return {};
+
+  const auto& f = league_.field();
+  const double L = f.length(), W = f.width();
+  const double r = league_.robot().radius(), ball_r = league_.ball().radius();
+  const Point ball{game.ball_spot().x(), game.ball_spot().y()};
+  const double distance = league_.rules().restart_distance();
+  const double keep = distance + restart_margin();
+  const bool we_take = game.restart_team() == team_;
+  const double own_goal_x = attack_positive_x ? -0.5 * L : 0.5 * L;
+  const double opp_goal_x = -own_goal_x;
+
+  auto pose_of = [&](uint32_t id) -> const msg::Pose2* {
+    auto it = own_poses.find(id);
+    return it == own_poses.end() ? nullptr : &it->second;
+  };
+  auto face = [](Point from, Point to) { return std::atan2(to.y - from.y, to.x - from.x); };
+
+  // The taker: the robot nearest the ball, or without poses the one that
+  // would take a kick-off.
+  bool has_kicker = false;
+  uint32_t kicker = 0;
+  if (we_take) {
+    double best = std::numeric_limits<double>::infinity();
+    for (uint32_t id : ids) {
+      if (const msg::Pose2* p = pose_of(id); p != nullptr && dist({p->x(), p->y()}, ball) < best) {
+        best = dist({p->x(), p->y()}, ball);
+        kicker = id;
+        has_kicker = true;
+      }
+    }
+    if (!has_kicker) {
+      kicker = ids.size() > 1 ? ids[1] : ids[0];
+      has_kicker = true;
+    }
+  }
+
+  std::map<uint32_t, msg::Pose2> out;
+  std::vector<Point> taken;  // centres already given out
+  std::vector<uint32_t> movers;
+  for (uint32_t id : ids) {
+    const msg::Pose2* p = pose_of(id);
+    if (has_kicker && id == kicker) {
+      // Behind the ball on the line from the opponent goal centre through it,
+      // clear of the ball; inside the arena (a corner kick's taker stands
+      // outside the field).
+      double ux = ball.x - opp_goal_x, uy = ball.y;
+      const double n = std::hypot(ux, uy);
+      if (n > 1e-9) {
+        ux /= n;
+        uy /= n;
+      } else {
+        ux = attack_positive_x ? -1.0 : 1.0;
+        uy = 0.0;
+      }
+      const double behind = std::max(kKickerRadii * r, r + ball_r + 0.01);
+      const double xmax = 0.5 * L + f.boundary_width() - r, ymax = 0.5 * W + f.boundary_width() - r;
+      msg::Pose2 k;
+      k.set_x(std::clamp(ball.x + behind * ux, -xmax, xmax));
+      k.set_y(std::clamp(ball.y + behind * uy, -ymax, ymax));
+      k.set_theta(std::atan2(-uy, -ux));
+      taken.push_back({k.x(), k.y()});
+      out[id] = k;
+    } else if (p != nullptr && (we_take || dist({p->x(), p->y()}, ball) >= distance)) {
+      taken.push_back({p->x(), p->y()});
+      out[id] = *p;  // keeps its place
+    } else {
+      movers.push_back(id);
+    }
+  }
+
+  // Movers: too close to the ball, or not seen (they take their kick-off
+  // slot). Nearest free point at `keep` from the ball, inside the field.
+  std::map<uint32_t, msg::Pose2> slots;
+  for (const auto& p : kickoff_placements(ids, attack_positive_x, false)) slots[p.robot_id()] = p.pose();
+  const double xmax = 0.5 * L - r, ymax = 0.5 * W - r;
+  auto free = [&](Point q) {
+    if (std::abs(q.x) > xmax || std::abs(q.y) > ymax) return false;
+    return std::all_of(taken.begin(), taken.end(), [&](Point o) { return dist(o, q) >= 2.0 * r + 0.01; });
+  };
+  for (uint32_t id : movers) {
+    const msg::Pose2* p = pose_of(id);
+    const Point from = p != nullptr ? Point{p->x(), p->y()} : Point{slots[id].x(), slots[id].y()};
+    Point to = from;
+    if (dist(from, ball) < keep) {
+      double dx = from.x - ball.x, dy = from.y - ball.y;
+      double n = std::hypot(dx, dy);
+      if (n < 1e-9) {  // on the ball: back towards the own goal
+        dx = own_goal_x - ball.x;
+        dy = -ball.y;
+        n = std::hypot(dx, dy);
+      }
+      to = {ball.x + keep * dx / n, ball.y + keep * dy / n};
+      if (!free(to)) {
+        // Around the ball, ring by ring, the point nearest to where it stands.
+        double best = std::numeric_limits<double>::infinity();
+        Point found = to;
+        for (int ring = 0; ring < 4 && !std::isfinite(best); ++ring) {
+          const double rad = keep + ring * 2.0 * r;
+          for (int a = 0; a < 72; ++a) {
+            const double ang = a * kPi / 36.0;
+            const Point q{ball.x + rad * std::cos(ang), ball.y + rad * std::sin(ang)};
+            if (free(q) && dist(q, from) < best) {
+              best = dist(q, from);
+              found = q;
+            }
+          }
+        }
+        to = {std::clamp(found.x, -xmax, xmax), std::clamp(found.y, -ymax, ymax)};
+      }
+    }
+    msg::Pose2 pose;
+    pose.set_x(to.x);
+    pose.set_y(to.y);
+    pose.set_theta(face(to, ball));
+    taken.push_back(to);
+    out[id] = pose;
+  }
+
+  std::vector<msg::Placement> placements;
+  for (const auto& [id, pose] : out) {
+    msg::Placement pl;
+    pl.set_robot_id(id);
+    *pl.mutable_pose() = pose;
+    placements.push_back(pl);
+  }
+  return placements;
 }
 
 std::vector<msg::Placement> CoachLogic::kickoff_placements(const std::vector<uint32_t>& robots, bool attack_positive_x,

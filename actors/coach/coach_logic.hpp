@@ -3,27 +3,35 @@
 // placements. No CAF here; the coach actor wraps this class.
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "messages/config.pb.h"
 #include "messages/game.pb.h"
+#include "messages/geometry.pb.h"
 
 namespace robocaf::actors {
 
 /// Maps the referee's GameState to a CoachCommand for one team.
 ///
 /// Directive: half time and post game, HALT and STOP -> COACH_HOLD;
-/// PREPARE_KICKOFF -> COACH_PLACE; NORMAL_START and FORCE_START -> COACH_PLAY.
-/// A team defends the side it stands on, so it attacks +x exactly when it is
-/// not on the positive side.
+/// PREPARE_KICKOFF and PREPARE_RESTART -> COACH_PLACE; NORMAL_START and
+/// FORCE_START -> COACH_PLAY. A team defends the side it stands on, so it
+/// attacks +x exactly when it is not on the positive side.
 class CoachLogic {
  public:
+  /// Where the team's own robots stand (field frame), by robot id: what the
+  /// team knows from its robots' world estimates.
+  using RobotPoses = std::map<uint32_t, msg::Pose2>;
+
   CoachLogic(msg::Team team, const msg::LeaguePreset& league);
 
   /// `robots_present`: the robots of this team that may play (the actor
   /// decides: on the field and operational). Placements are made only with
-  /// COACH_PLACE and only for present robots.
-  msg::CoachCommand on_game_state(const msg::GameState& game, const std::vector<uint32_t>& robots_present) const;
+  /// COACH_PLACE and only for present robots. `own_poses` is used for
+  /// restarts (see restart_placements()); kick-offs do not need it.
+  msg::CoachCommand on_game_state(const msg::GameState& game, const std::vector<uint32_t>& robots_present,
+                                  const RobotPoses& own_poses = {}) const;
 
   /// Kick-off formation: the lowest id keeps goal just in front of its goal
   /// line, with we_kick_off the next lowest stands just behind the ball at the
@@ -32,6 +40,30 @@ class CoachLogic {
   /// ascending id order.
   std::vector<msg::Placement> kickoff_placements(const std::vector<uint32_t>& robots, bool attack_positive_x,
                                                  bool we_kick_off) const;
+
+  /// Placements for REF_PREPARE_RESTART with the ball at game.ball_spot(),
+  /// one per robot in ascending id order:
+  /// - the restart team (game.restart_team() is ours): the robot nearest to
+  ///   the ball stands kKickerRadii robot radii behind it on the line from the
+  ///   opponent goal centre through the ball, facing that goal; the others
+  ///   keep their place and heading.
+  /// - otherwise (the other team, and everyone at a drop ball): robots closer
+  ///   than rules.restart_distance to the ball go to restart_distance plus
+  ///   restart_margin() from it, straight away from the ball if that point is
+  ///   inside the field and free, else the nearest such point around the
+  ///   ball, facing the ball; the others keep their place and heading.
+  /// A robot missing from `own_poses` takes its kick-off formation slot
+  /// (moved out of the restart distance); with no pose at all, the kicker is
+  /// the second lowest id (the lowest keeps goal), as at kick-off.
+  std::vector<msg::Placement> restart_placements(const msg::GameState& game, const std::vector<uint32_t>& robots,
+                                                 const RobotPoses& own_poses, bool attack_positive_x) const;
+
+  /// Extra distance beyond rules.restart_distance for robots moving away from
+  /// the ball: covers their arrival tolerance so the referee finds them clear.
+  double restart_margin() const;
+
+  /// Centre distance of the restart taker behind the ball, in robot radii.
+  static constexpr double kKickerRadii = 2.0;
 
   msg::Team team() const { return team_; }
 

@@ -151,5 +151,169 @@ TEST(CoachLogic, ManyRobotsStillFitTheOwnHalf) {
   expect_legal_formation(league, c, false);
 }
 
+
+// ---------------------------------------------------------------------------
+// Restarts (REF_PREPARE_RESTART).
+
+msg::LeaguePreset with_restart_distance(msg::LeaguePreset league, double d) {
+  league.mutable_rules()->set_restart_distance(d);
+  return league;
+}
+
+msg::GameState restart(msg::RestartKind kind, msg::Team team, double x, double y, bool blue_on_positive = false) {
+  msg::GameState g = game(msg::REF_PREPARE_RESTART, msg::BLUE, blue_on_positive);
+  g.set_restart(kind);
+  g.set_restart_team(team);
+  g.mutable_ball_spot()->set_x(x);
+  g.mutable_ball_spot()->set_y(y);
+  return g;
+}
+
+msg::Pose2 pose(double x, double y, double theta = 0.0) {
+  msg::Pose2 p;
+  p.set_x(x);
+  p.set_y(y);
+  p.set_theta(theta);
+  return p;
+}
+
+const msg::Pose2* placement_of(const msg::CoachCommand& c, uint32_t id) {
+  for (const auto& p : c.placements())
+    if (p.robot_id() == id) return &p.pose();
+  return nullptr;
+}
+
+double dist(const msg::Pose2& p, double x, double y) { return std::hypot(p.x() - x, p.y() - y); }
+
+TEST(CoachLogic, PrepareRestartMeansPlace) {
+  CoachLogic coach(msg::BLUE, mirosot());
+  const auto c = coach.on_game_state(restart(msg::RESTART_THROW_IN, msg::BLUE, 0.5, 0.88), {1, 2});
+  EXPECT_EQ(c.directive(), msg::COACH_PLACE);
+  EXPECT_EQ(c.placements_size(), 2);
+}
+
+TEST(CoachLogic, RestartTeamSendsTheNearestRobotBehindTheBall) {
+  const msg::LeaguePreset league = with_restart_distance(mirosot(), 0.3);
+  CoachLogic coach(msg::BLUE, league);  // blue attacks +x (not on the positive side)
+  const CoachLogic::RobotPoses poses{
+      {1, pose(-1.0, 0.0)}, {2, pose(0.3, 0.2, 0.4)}, {3, pose(0.42, 0.36, 1.0)}, {4, pose(-0.3, -0.3, -2.0)}};
+  const double bx = 0.5, by = 0.3;
+  const auto c = coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::BLUE, bx, by), {1, 2, 3, 4}, poses);
+  ASSERT_EQ(c.directive(), msg::COACH_PLACE);
+  ASSERT_EQ(c.placements_size(), 4);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(c.placements(i).robot_id(), static_cast<uint32_t>(i + 1));
+  // Robot 3 is nearest: two radii behind the ball on the line from the +x
+  // goal centre through the ball, facing that goal.
+  const msg::Pose2* k = placement_of(c, 3);
+  ASSERT_NE(k, nullptr);
+  const double r = league.robot().radius();
+  EXPECT_NEAR(dist(*k, bx, by), 2.0 * r, 1e-9);
+  const double gx = 0.5 * league.field().length();
+  const double to_goal = std::atan2(0.0 - k->y(), gx - k->x());
+  EXPECT_NEAR(k->theta(), to_goal, 1e-9);
+  EXPECT_NEAR(std::atan2(by - k->y(), bx - k->x()), to_goal, 1e-9);  // the ball is on the way
+  EXPECT_GT(dist(*k, gx, 0.0), std::hypot(gx - bx, by));              // behind it, not in front
+  // Everyone else keeps place and heading, even close to the ball.
+  for (uint32_t id : {1u, 2u, 4u}) {
+    const msg::Pose2* p = placement_of(c, id);
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(p->SerializeAsString(), poses.at(id).SerializeAsString()) << id;
+  }
+}
+
+TEST(CoachLogic, OtherTeamKeepsTheRestartDistance) {
+  const double d = 0.3;
+  const msg::LeaguePreset league = with_restart_distance(mirosot(), d);
+  CoachLogic coach(msg::YELLOW, league);
+  const double bx = 0.5, by = 0.3;
+  const CoachLogic::RobotPoses poses{{1, pose(1.0, 0.0, 3.0)},  {2, pose(0.6, 0.35, 3.0)},
+                                     {3, pose(0.45, 0.25, 3.0)}, {4, pose(0.5, 0.3, 3.0)}};
+  const auto c = coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::BLUE, bx, by), {1, 2, 3, 4}, poses);
+  ASSERT_EQ(c.placements_size(), 4);
+  const auto& f = league.field();
+  const double r = league.robot().radius();
+  for (const auto& p : c.placements()) {
+    SCOPED_TRACE(p.robot_id());
+    EXPECT_GE(dist(p.pose(), bx, by), d - 1e-9);
+    EXPECT_LE(std::abs(p.pose().x()), 0.5 * f.length() - r + 1e-9);
+    EXPECT_LE(std::abs(p.pose().y()), 0.5 * f.width() - r + 1e-9);
+  }
+  for (int i = 0; i < c.placements_size(); ++i)
+    for (int j = i + 1; j < c.placements_size(); ++j)
+      EXPECT_GE(dist(c.placements(i).pose(), c.placements(j).pose().x(), c.placements(j).pose().y()), 2.0 * r);
+  // Far enough already: stays as it is.
+  EXPECT_EQ(placement_of(c, 1)->SerializeAsString(), poses.at(1).SerializeAsString());
+  // Robot 2 moves straight back to the distance plus the margin, facing the ball.
+  const msg::Pose2* p2 = placement_of(c, 2);
+  EXPECT_NEAR(dist(*p2, bx, by), d + coach.restart_margin(), 1e-9);
+  EXPECT_NEAR(std::atan2(p2->y() - by, p2->x() - bx), std::atan2(0.05, 0.1), 1e-9);
+  EXPECT_NEAR(p2->theta(), std::atan2(by - p2->y(), bx - p2->x()), 1e-9);
+  // Robot 4 stood on the ball: it backs off (yellow defends +x).
+  EXPECT_GT(placement_of(c, 4)->x(), bx);
+}
+
+TEST(CoachLogic, NearTheTouchLineTheRobotGoesAroundTheBall) {
+  const double d = 0.3;
+  const msg::LeaguePreset league = with_restart_distance(mirosot(), d);
+  CoachLogic coach(msg::YELLOW, league);
+  const double r = league.robot().radius();
+  const double bx = 0.5, by = 0.9 - league.ball().radius();  // a throw-in on the +y line
+  // Straight away from the ball is beyond the touch line.
+  const CoachLogic::RobotPoses poses{{2, pose(0.52, 0.86, 3.0)}};
+  const auto c = coach.on_game_state(restart(msg::RESTART_THROW_IN, msg::BLUE, bx, by), {2}, poses);
+  const msg::Pose2* p = placement_of(c, 2);
+  ASSERT_NE(p, nullptr);
+  EXPECT_NEAR(dist(*p, bx, by), d + coach.restart_margin(), 1e-9);
+  EXPECT_LE(p->y(), 0.9 - r + 1e-9);
+  EXPECT_GT(p->x(), bx);  // on the side it stood
+}
+
+TEST(CoachLogic, DropBallKeepsBothTeamsAwayAndNobodyTakesIt) {
+  const msg::LeaguePreset league = with_restart_distance(mirosot(), 0.3);
+  for (msg::Team team : {msg::BLUE, msg::YELLOW}) {
+    CoachLogic coach(team, league);
+    const CoachLogic::RobotPoses poses{{1, pose(0.1, 0.1)}, {2, pose(-0.1, -0.1)}, {3, pose(0.0, 0.5)}};
+    const auto c = coach.on_game_state(restart(msg::RESTART_DROP_BALL, msg::TEAM_UNSPECIFIED, 0.0, 0.0), {1, 2, 3},
+                                       poses);
+    ASSERT_EQ(c.placements_size(), 3);
+    for (const auto& p : c.placements()) EXPECT_GE(dist(p.pose(), 0.0, 0.0), 0.3) << p.robot_id();
+    EXPECT_EQ(placement_of(c, 3)->SerializeAsString(), poses.at(3).SerializeAsString());
+  }
+}
+
+TEST(CoachLogic, RestartWithoutPosesUsesTheFormation) {
+  for (const msg::LeaguePreset& base : {mirosot(), ssl()}) {
+    const msg::LeaguePreset league = with_restart_distance(base, 0.5);
+    std::vector<uint32_t> robots;
+    for (uint32_t id = 1; id <= league.team_size(); ++id) robots.push_back(id);
+    const double bx = -0.2 * league.field().length(), by = 0.1;
+    // Yellow attacks +x with blue on the positive side.
+    CoachLogic taker(msg::YELLOW, league), other(msg::BLUE, league);
+    const auto t = taker.on_game_state(restart(msg::RESTART_FREE_KICK, msg::YELLOW, bx, by, true), robots);
+    const auto o = other.on_game_state(restart(msg::RESTART_FREE_KICK, msg::YELLOW, bx, by, true), robots);
+    ASSERT_EQ(t.placements_size(), static_cast<int>(robots.size()));
+    ASSERT_EQ(o.placements_size(), static_cast<int>(robots.size()));
+    // The second lowest id takes it, behind the ball facing +x.
+    const msg::Pose2* k = placement_of(t, 2);
+    EXPECT_NEAR(dist(*k, bx, by), 2.0 * league.robot().radius(), 1e-9);
+    EXPECT_LT(k->x(), bx);
+    for (const auto& p : o.placements()) EXPECT_GE(dist(p.pose(), bx, by), 0.5) << p.robot_id();
+  }
+}
+
+TEST(CoachLogic, CornerKickTakerMayStandOutsideTheField) {
+  msg::LeaguePreset league = with_restart_distance(ssl(), 0.5);
+  league.mutable_field()->set_boundary_width(0.3);
+  CoachLogic coach(msg::BLUE, league);  // attacks +x
+  const double bx = 4.5 - 0.0215, by = -(3.0 - 0.0215);
+  const CoachLogic::RobotPoses poses{{1, pose(-4.4, 0.0)}, {2, pose(3.5, -2.5)}};
+  const auto c = coach.on_game_state(restart(msg::RESTART_CORNER_KICK, msg::BLUE, bx, by), {1, 2}, poses);
+  const msg::Pose2* k = placement_of(c, 2);
+  ASSERT_NE(k, nullptr);
+  EXPECT_LT(k->y(), by);                        // beyond the touch line, behind the ball
+  EXPECT_GE(k->y(), -(3.0 + 0.3 - 0.09) - 1e-9);  // but inside the arena
+  EXPECT_NEAR(dist(*k, bx, by), 0.18, 1e-9);
+}
+
 }  // namespace
 }  // namespace robocaf::actors

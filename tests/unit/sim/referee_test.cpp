@@ -31,6 +31,7 @@ msg::Pose2 pose(double x, double y, double th = 0.0) {
 }
 
 Vector2d xy(const msg::Pose2& p) { return {p.x(), p.y()}; }
+Vector2d spot(const msg::GameState& s) { return {s.ball_spot().x(), s.ball_spot().y()}; }
 
 // A MiroSot world with both teams standing on legal first-half kick-off
 // places (blue defends -x and kicks off).
@@ -297,6 +298,15 @@ TEST(Referee, UntouchedBallIsAFreeBallOnTheNearestSpot) {
   EXPECT_NE(st[0].reason().find("touched"), std::string::npos) << st[0].reason();
   EXPECT_EQ(m.world.ball_position(), Vector2d(0.55, -0.45));
   EXPECT_EQ(m.ref.state().command(), msg::REF_FORCE_START);
+  // The cause, then the restart it leads to in MiroSot.
+  const auto fb = of_kind(ev, msg::REF_EVENT_FREE_BALL);
+  ASSERT_EQ(fb.size(), 1u);
+  EXPECT_EQ(fb[0].team(), msg::TEAM_UNSPECIFIED);
+  EXPECT_NE(fb[0].reason().find("(0.550, -0.450)"), std::string::npos) << fb[0].reason();
+  EXPECT_EQ(m.ref.state().restart(), msg::RESTART_FREE_BALL);
+  EXPECT_EQ(m.ref.state().restart_team(), msg::TEAM_UNSPECIFIED);
+  EXPECT_EQ(spot(m.ref.state()), Vector2d(0.55, -0.45));
+  EXPECT_TRUE(of_kind(ev, msg::REF_EVENT_DROP_BALL).empty());
   // The stalemate clock starts again from the free ball.
   ev = m.run_until(21.9);
   EXPECT_TRUE(of_kind(ev, msg::REF_EVENT_STALEMATE).empty());
@@ -391,6 +401,562 @@ TEST(Referee, FreeBallSpotIsTheNearestQuadrantSpot) {
 TEST(Referee, RejectsANonPositiveHalfDuration) {
   auto cfg = mirosot();
   cfg.set_half_duration(0);
+  EXPECT_THROW({ Referee r(cfg); }, std::invalid_argument);
+}
+
+
+// ---------------------------------------------------------------------------
+// Rules per league. The scripted situations below use MiroSot's proportions
+// with the league switches set by hand, so they do not depend on the shipped
+// SSL or MSL presets.
+
+constexpr double kRestartDistance = 0.3;
+
+// An open field (SSL and MSL style): the ball can leave it, stalemates are
+// drop balls, pushing is checked.
+msg::MatchConfig open_field() {
+  msg::MatchConfig config = mirosot();
+  auto* f = config.mutable_league()->mutable_field();
+  f->set_walls(false);
+  f->set_boundary_width(0.3);
+  auto* rules = config.mutable_league()->mutable_rules();
+  rules->set_stalemate_restart(msg::STALEMATE_DROP_BALL);
+  rules->set_max_defenders_in_goal_area(1);
+  rules->set_pushing_seconds(1.0);
+  rules->set_pushing_speed(0.3);
+  rules->set_restart_distance(kRestartDistance);
+  return config;
+}
+
+// MiroSot with walls and the goal-area rule, pushing unchecked.
+msg::MatchConfig walled_field() {
+  msg::MatchConfig config = mirosot();
+  config.mutable_league()->mutable_field()->set_walls(true);
+  auto* rules = config.mutable_league()->mutable_rules();
+  rules->set_stalemate_restart(msg::STALEMATE_FREE_BALL);
+  rules->set_max_defenders_in_goal_area(1);
+  rules->set_pushing_seconds(0.0);
+  rules->set_restart_distance(0.15);
+  return config;
+}
+
+bool mentions(const msg::RefereeEvent& e, const std::string& text) {
+  return e.reason().find(text) != std::string::npos;
+}
+
+// Robot (team, id) takes a run-up and drives through the ball at `ball`
+// along `dir` until it touches it, then brakes; physics and the referee run
+// until time `until`. Returns every event.
+std::vector<msg::RefereeEvent> push_ball(Match& m, msg::Team team, std::uint32_t id, Vector2d ball,
+                                         Vector2d dir, double until) {
+  dir.normalize();
+  const auto& lg = m.cfg.league();
+  const Vector2d start = ball - dir * (lg.robot().radius() + lg.ball().radius() + 0.1);
+  m.world.place_robot(team, id, pose(start.x(), start.y(), std::atan2(dir.y(), dir.x())));
+  m.world.place_ball(ball);
+  const double t0 = m.world.time();
+  msg::RobotCommand go, stop;
+  go.mutable_wheels()->set_left(1.0);
+  go.mutable_wheels()->set_right(1.0);
+  stop.mutable_wheels();
+  std::vector<msg::RefereeEvent> all;
+  while (m.world.time() < until - 1e-9) {
+    const Touch& touch = m.world.last_touch();
+    const bool touched = m.world.touched_since(t0) && touch.team == team && touch.robot_id == id;
+    m.world.set_command(team, id, touched ? stop : go, m.world.time());
+    m.world.run_for(0.02);
+    for (auto& e : m.update()) all.push_back(e);
+  }
+  return all;
+}
+
+// Every robot of `team` at least `d` from p (centre to centre).
+void expect_all_away(const Match& m, msg::Team team, const Vector2d& p, double d) {
+  for (const RobotKey& k : m.world.robot_keys()) {
+    if (k.team != team) continue;
+    EXPECT_GE((xy(m.world.robot_pose(k.team, k.id)) - p).norm(), d - 1e-9) << k.id;
+  }
+}
+
+TEST(RefereeRules, BallOverTheTouchLineIsAThrowInForTheOtherTeam) {
+  Match m(open_field());
+  m.update();
+  m.run_until(2.0);
+  const double clock = m.ref.state().stage_time_left();
+  // Blue 2 sends the ball over the +y touch line at x = 0.3.
+  const auto ev = push_ball(m, msg::BLUE, 2, {0.3, 0.7}, {0, 1}, 4.0);
+  const auto out = of_kind(ev, msg::REF_EVENT_BALL_OUT);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].team(), msg::BLUE);
+  EXPECT_EQ(out[0].robot_id(), 2u);
+  EXPECT_TRUE(mentions(out[0], "+y touch line")) << out[0].reason();
+  EXPECT_TRUE(mentions(out[0], "blue 2")) << out[0].reason();
+  const auto throw_in = of_kind(ev, msg::REF_EVENT_THROW_IN);
+  ASSERT_EQ(throw_in.size(), 1u);
+  EXPECT_EQ(throw_in[0].team(), msg::YELLOW);
+  EXPECT_TRUE(mentions(throw_in[0], "throw-in for yellow")) << throw_in[0].reason();
+  // BALL_OUT comes first, then the restart.
+  for (std::size_t i = 0; i < ev.size(); ++i) {
+    if (ev[i].kind() == msg::REF_EVENT_THROW_IN) {
+      ASSERT_GT(i, 0u);
+      EXPECT_EQ(ev[i - 1].kind(), msg::REF_EVENT_BALL_OUT);
+    }
+  }
+  const auto& s = m.ref.state();
+  EXPECT_EQ(s.command(), msg::REF_PREPARE_RESTART);
+  EXPECT_EQ(s.restart(), msg::RESTART_THROW_IN);
+  EXPECT_EQ(s.restart_team(), msg::YELLOW);
+  const double rb = m.cfg.league().ball().radius();
+  EXPECT_NEAR(spot(s).x(), 0.3, 0.01);  // where it crossed the line
+  EXPECT_DOUBLE_EQ(spot(s).y(), 0.9 - rb);  // on the line, moved in by the ball radius
+  EXPECT_LT((m.world.ball_position() - spot(s)).norm(), 1e-9);
+  // The clock stood still during the restart.
+  EXPECT_DOUBLE_EQ(s.stage_time_left(), clock - (throw_in[0].t() - 2.0));
+
+  // After the placement time, blue robots keep the restart distance and
+  // yellow takes the throw-in.
+  const double decided = throw_in[0].t();
+  const auto start = m.run_until(decided + 2.0);
+  EXPECT_EQ(m.ref.state().command(), msg::REF_NORMAL_START);
+  EXPECT_EQ(m.ref.state().restart_team(), msg::YELLOW);
+  const auto moved = of_kind(start, msg::REF_EVENT_REPOSITION);
+  ASSERT_FALSE(moved.empty());
+  for (const auto& e : moved) {
+    EXPECT_EQ(e.team(), msg::BLUE) << e.reason();
+    EXPECT_TRUE(mentions(e, "closer than 0.30 m")) << e.reason();
+    EXPECT_TRUE(mentions(e, "throw-in")) << e.reason();
+  }
+  expect_all_away(m, msg::BLUE, spot(s), kRestartDistance);
+  EXPECT_LT((m.world.ball_position() - spot(s)).norm(), 1e-9);
+  EXPECT_DOUBLE_EQ(m.ref.state().stage_time_left(), clock - (decided - 2.0));
+}
+
+TEST(RefereeRules, OverTheGoalLineByTheAttackersIsAGoalKick) {
+  Match m(open_field());
+  m.update();
+  m.run_until(2.0);
+  // First half: yellow defends +x; blue puts the ball over yellow's goal
+  // line beside the goal, on the +y side.
+  const auto ev = push_ball(m, msg::BLUE, 3, {0.95, 0.5}, {1, 0}, 4.0);
+  const auto out = of_kind(ev, msg::REF_EVENT_BALL_OUT);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(mentions(out[0], "+x goal line (yellow's)")) << out[0].reason();
+  const auto kick = of_kind(ev, msg::REF_EVENT_GOAL_KICK);
+  ASSERT_EQ(kick.size(), 1u);
+  EXPECT_EQ(kick[0].team(), msg::YELLOW);
+  EXPECT_TRUE(of_kind(ev, msg::REF_EVENT_GOAL).empty());
+  const auto& s = m.ref.state();
+  EXPECT_EQ(s.restart(), msg::RESTART_GOAL_KICK);
+  EXPECT_EQ(s.restart_team(), msg::YELLOW);
+  const auto& lg = m.cfg.league();
+  const Vector2d expected = Referee::goal_kick_spot(lg, 1, 1);
+  EXPECT_EQ(spot(s), expected);
+  // Level with the goal area's front edge, beside it on the +y side.
+  EXPECT_DOUBLE_EQ(expected.x(), 1.1 - lg.field().goal_area_depth());
+  EXPECT_DOUBLE_EQ(expected.y(), 0.5 * lg.field().goal_area_width() + 2 * lg.robot().radius());
+  EXPECT_EQ(Referee::goal_area_side(lg.field(), expected), 0);
+  m.run_until(kick[0].t() + 2.0);
+  EXPECT_EQ(m.ref.state().command(), msg::REF_NORMAL_START);
+  expect_all_away(m, msg::BLUE, expected, kRestartDistance);
+}
+
+TEST(RefereeRules, OverTheOwnGoalLineIsACornerKick) {
+  Match m(open_field());
+  m.update();
+  m.run_until(2.0);
+  // Yellow 3 puts the ball over its own goal line (+x) on the -y side.
+  const auto ev = push_ball(m, msg::YELLOW, 3, {0.95, -0.5}, {1, 0}, 4.0);
+  const auto out = of_kind(ev, msg::REF_EVENT_BALL_OUT);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].team(), msg::YELLOW);
+  EXPECT_EQ(out[0].robot_id(), 3u);
+  const auto corner = of_kind(ev, msg::REF_EVENT_CORNER_KICK);
+  ASSERT_EQ(corner.size(), 1u);
+  EXPECT_EQ(corner[0].team(), msg::BLUE);
+  const double rb = m.cfg.league().ball().radius();
+  const auto& s = m.ref.state();
+  EXPECT_EQ(s.restart(), msg::RESTART_CORNER_KICK);
+  EXPECT_EQ(s.restart_team(), msg::BLUE);
+  EXPECT_EQ(spot(s), Vector2d(1.1 - rb, -(0.9 - rb)));  // the nearer corner, moved in
+  EXPECT_LT((m.world.ball_position() - spot(s)).norm(), 1e-9);
+  m.run_until(corner[0].t() + 2.0);
+  EXPECT_EQ(m.ref.state().command(), msg::REF_NORMAL_START);
+  expect_all_away(m, msg::YELLOW, spot(s), kRestartDistance);
+}
+
+TEST(RefereeRules, BallIntoTheGoalOfAnOpenFieldIsAGoalNotOut) {
+  Match m(open_field());
+  m.update();
+  m.run_until(2.0);
+  m.world.place_ball({0.9, 0.12}, {2.0, 0.0});  // between the posts of +x
+  const auto ev = m.run_until(2.4);
+  EXPECT_TRUE(of_kind(ev, msg::REF_EVENT_BALL_OUT).empty());
+  ASSERT_EQ(of_kind(ev, msg::REF_EVENT_GOAL).size(), 1u);
+  EXPECT_EQ(m.ref.state().score_blue(), 1u);
+}
+
+TEST(RefereeRules, UntouchedBallOutIsADropBall) {
+  Match m(open_field());
+  m.update();
+  m.run_until(2.0);
+  ASSERT_FALSE(m.world.last_touch().valid);
+  m.world.place_ball({-0.4, -0.8}, {0.0, -1.5});  // nobody has touched it yet
+  const auto ev = m.run_until(2.5);
+  ASSERT_EQ(of_kind(ev, msg::REF_EVENT_BALL_OUT).size(), 1u);
+  const auto drop = of_kind(ev, msg::REF_EVENT_DROP_BALL);
+  ASSERT_EQ(drop.size(), 1u);
+  EXPECT_EQ(drop[0].team(), msg::TEAM_UNSPECIFIED);
+  EXPECT_EQ(m.ref.state().restart(), msg::RESTART_DROP_BALL);
+  EXPECT_NEAR(spot(m.ref.state()).x(), -0.4, 1e-9);
+  // Either team may play it: both keep the distance, then FORCE_START.
+  m.world.place_robot(msg::YELLOW, 3, pose(-0.3, -0.7));
+  m.world.place_robot(msg::BLUE, 3, pose(-0.5, -0.7));
+  const auto start = m.run_until(drop[0].t() + 2.0);
+  EXPECT_EQ(of_kind(start, msg::REF_EVENT_REPOSITION).size(), 2u);
+  EXPECT_EQ(m.ref.state().command(), msg::REF_FORCE_START);
+  expect_all_away(m, msg::BLUE, spot(m.ref.state()), kRestartDistance);
+  expect_all_away(m, msg::YELLOW, spot(m.ref.state()), kRestartDistance);
+}
+
+TEST(RefereeRules, WalledFieldNeverPutsTheBallOut) {
+  Match m(walled_field());
+  m.update();
+  m.run_until(2.0);
+  std::vector<msg::RefereeEvent> ev;
+  auto add = [&](const std::vector<msg::RefereeEvent>& more) { ev.insert(ev.end(), more.begin(), more.end()); };
+  // Blue touches it towards the +y wall; then hard shots at walls and corners.
+  add(push_ball(m, msg::BLUE, 2, {0.3, 0.7}, {0, 1}, 3.0));
+  m.world.place_ball({0.5, -0.6}, {0.0, -3.0});
+  add(m.run_until(3.5));
+  m.world.place_ball({0.9, 0.6}, {3.0, 2.0});
+  add(m.run_until(4.0));
+  m.world.place_ball({-0.9, -0.5}, {-3.0, -0.5});
+  add(m.run_until(4.5));
+  EXPECT_TRUE(of_kind(ev, msg::REF_EVENT_BALL_OUT).empty());
+  EXPECT_TRUE(of_kind(ev, msg::REF_EVENT_THROW_IN).empty());
+  EXPECT_TRUE(of_kind(ev, msg::REF_EVENT_CORNER_KICK).empty());
+  EXPECT_TRUE(of_kind(ev, msg::REF_EVENT_GOAL_KICK).empty());
+  EXPECT_EQ(m.ref.state().command(), msg::REF_NORMAL_START);
+}
+
+TEST(RefereeRules, StalemateOnAnOpenFieldIsADropBallWhereTheBallIs) {
+  Match m(open_field());
+  m.update();
+  m.run_until(2.0);
+  const Vector2d ball(0.75, -0.6);  // away from everyone but yellow 3
+  m.world.place_ball(ball);
+  m.world.place_robot(msg::YELLOW, 3, pose(0.85, -0.6, M_PI));  // within the restart distance
+  auto ev = m.run_until(12.02);
+  ASSERT_EQ(of_kind(ev, msg::REF_EVENT_STALEMATE).size(), 1u);
+  EXPECT_TRUE(of_kind(ev, msg::REF_EVENT_FREE_BALL).empty());
+  const auto drop = of_kind(ev, msg::REF_EVENT_DROP_BALL);
+  ASSERT_EQ(drop.size(), 1u);
+  EXPECT_TRUE(mentions(drop[0], "(0.750, -0.600)")) << drop[0].reason();
+  const auto& s = m.ref.state();
+  EXPECT_EQ(s.command(), msg::REF_PREPARE_RESTART);
+  EXPECT_EQ(s.restart(), msg::RESTART_DROP_BALL);
+  EXPECT_EQ(s.restart_team(), msg::TEAM_UNSPECIFIED);
+  EXPECT_EQ(spot(s), ball);
+  EXPECT_EQ(m.world.ball_position(), ball);
+  ev = m.run_until(drop[0].t() + 2.0);
+  const auto moved = of_kind(ev, msg::REF_EVENT_REPOSITION);
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].team(), msg::YELLOW);
+  EXPECT_EQ(moved[0].robot_id(), 3u);
+  EXPECT_NEAR((xy(m.world.robot_pose(msg::YELLOW, 3)) - ball).norm(), kRestartDistance, 0.01);
+  EXPECT_NEAR(m.world.robot_pose(msg::YELLOW, 3).y(), ball.y(), 1e-6);  // straight back
+  EXPECT_EQ(m.ref.state().command(), msg::REF_FORCE_START);
+}
+
+TEST(RefereeRules, TooManyDefendersInTheGoalAreaIsAFreeKick) {
+  Match m(walled_field());
+  m.update();
+  m.run_until(2.0);
+  // First half: blue defends -x; its keeper stands in the goal area already.
+  const auto& lg = m.cfg.league();
+  ASSERT_EQ(Referee::goal_area_side(lg.field(), xy(m.world.robot_pose(msg::BLUE, 0))), -1);
+  m.world.place_robot(msg::BLUE, 3, pose(-1.02, 0.15));
+  ASSERT_EQ(Referee::goal_area_side(lg.field(), xy(m.world.robot_pose(msg::BLUE, 3))), -1);
+  // A robot near the spot, closer than the restart distance.
+  m.world.place_robot(msg::BLUE, 4, pose(-0.72, 0.05));
+  auto ev = m.run_until(2.46);
+  EXPECT_TRUE(of_kind(ev, msg::REF_EVENT_FOUL_GOAL_AREA).empty());  // the grace time
+  ev = m.run_until(2.54);
+  const auto foul = of_kind(ev, msg::REF_EVENT_FOUL_GOAL_AREA);
+  ASSERT_EQ(foul.size(), 1u);
+  EXPECT_EQ(foul[0].team(), msg::BLUE);
+  EXPECT_TRUE(mentions(foul[0], "2 robots (0, 3)")) << foul[0].reason();
+  EXPECT_TRUE(mentions(foul[0], "-x")) << foul[0].reason();
+  const auto kick = of_kind(ev, msg::REF_EVENT_FREE_KICK);
+  ASSERT_EQ(kick.size(), 1u);
+  EXPECT_EQ(kick[0].team(), msg::YELLOW);
+  const auto& s = m.ref.state();
+  EXPECT_EQ(s.command(), msg::REF_PREPARE_RESTART);
+  EXPECT_EQ(s.restart(), msg::RESTART_FREE_KICK);
+  EXPECT_EQ(s.restart_team(), msg::YELLOW);
+  // In front of the goal area's front edge midpoint by the restart distance
+  // plus a robot radius.
+  const double x = -(1.1 - lg.field().goal_area_depth() - 0.15 - lg.robot().radius());
+  EXPECT_NEAR(spot(s).x(), x, 1e-9);
+  EXPECT_DOUBLE_EQ(spot(s).y(), 0.0);
+  // At the restart blue 4 keeps its distance and blue 3 leaves the area;
+  // the keeper stays.
+  const auto keeper = xy(m.world.robot_pose(msg::BLUE, 0));
+  ev = m.run_until(kick[0].t() + 2.0);
+  EXPECT_EQ(m.ref.state().command(), msg::REF_NORMAL_START);
+  expect_all_away(m, msg::BLUE, spot(s), 0.15);
+  EXPECT_EQ(Referee::goal_area_side(lg.field(), xy(m.world.robot_pose(msg::BLUE, 3))), 0);
+  EXPECT_EQ(xy(m.world.robot_pose(msg::BLUE, 0)), keeper);
+  bool saw3 = false, saw4 = false;
+  for (const auto& e : of_kind(ev, msg::REF_EVENT_REPOSITION)) {
+    saw3 |= e.robot_id() == 3 && mentions(e, "goal area");
+    saw4 |= e.robot_id() == 4 && mentions(e, "closer than");
+  }
+  EXPECT_TRUE(saw3);
+  EXPECT_TRUE(saw4);
+  // Nobody is called again once play runs.
+  ev = m.run_until(m.world.time() + 1.0);
+  EXPECT_TRUE(of_kind(ev, msg::REF_EVENT_FOUL_GOAL_AREA).empty());
+}
+
+TEST(RefereeRules, BrushingTheGoalAreaIsNoFoulAndZeroMeansUnchecked) {
+  Match m(walled_field());
+  m.update();
+  m.run_until(2.0);
+  m.world.place_robot(msg::YELLOW, 3, pose(1.02, 0.15));  // yellow defends +x
+  auto ev = m.run_until(2.3);
+  m.world.place_robot(msg::YELLOW, 3, pose(0.6, 0.15));
+  ev = m.run_until(3.5);
+  EXPECT_TRUE(of_kind(ev, msg::REF_EVENT_FOUL_GOAL_AREA).empty());
+
+  auto cfg = walled_field();
+  cfg.mutable_league()->mutable_rules()->set_max_defenders_in_goal_area(0);
+  Match u(cfg);
+  u.update();
+  u.run_until(2.0);
+  u.world.place_robot(msg::YELLOW, 3, pose(1.02, 0.15));
+  u.world.place_robot(msg::YELLOW, 4, pose(1.02, -0.15));
+  EXPECT_TRUE(of_kind(u.run_until(4.0), msg::REF_EVENT_FOUL_GOAL_AREA).empty());
+}
+
+// Blue 3 drives into yellow 3 standing in its way at `speed`; returns the
+// events until `until`.
+std::vector<msg::RefereeEvent> drive_into(Match& m, double speed, double until) {
+  const double r = m.cfg.league().robot().radius();
+  m.world.place_robot(msg::BLUE, 3, pose(-0.3, 0.6, 0.0));
+  m.world.place_robot(msg::YELLOW, 3, pose(-0.3 + 2 * r + 0.02, 0.6, M_PI));
+  msg::RobotCommand go;
+  go.mutable_wheels()->set_left(speed);
+  go.mutable_wheels()->set_right(speed);
+  std::vector<msg::RefereeEvent> all;
+  while (m.world.time() < until - 1e-9) {
+    m.world.set_command(msg::BLUE, 3, go, m.world.time());
+    m.world.run_for(0.02);
+    for (auto& e : m.update()) all.push_back(e);
+  }
+  return all;
+}
+
+TEST(RefereeRules, PushingAnOpponentIsAFreeKickForTheOtherTeam) {
+  Match m(open_field());
+  m.update();
+  m.run_until(2.0);
+  m.world.place_ball({0.3, -0.2});
+  const auto ev = drive_into(m, 0.6, 4.0);
+  const auto foul = of_kind(ev, msg::REF_EVENT_FOUL_PUSHING);
+  ASSERT_EQ(foul.size(), 1u);
+  EXPECT_EQ(foul[0].team(), msg::BLUE);
+  EXPECT_EQ(foul[0].robot_id(), 3u);
+  EXPECT_TRUE(mentions(foul[0], "blue 3 pushed yellow 3")) << foul[0].reason();
+  // Blue 3 accelerates at 1 m/s^2: in contact after 0.2 s (20 mm), faster
+  // than 0.3 m/s into yellow 3 from 0.3 s, then a second of pushing.
+  EXPECT_NEAR(foul[0].t(), 2.0 + 0.3 + 1.0, 0.03);
+  const auto kick = of_kind(ev, msg::REF_EVENT_FREE_KICK);
+  ASSERT_EQ(kick.size(), 1u);
+  EXPECT_EQ(kick[0].team(), msg::YELLOW);
+  const auto& s = m.ref.state();
+  EXPECT_EQ(s.restart(), msg::RESTART_FREE_KICK);
+  EXPECT_EQ(s.restart_team(), msg::YELLOW);
+  EXPECT_EQ(spot(s), Vector2d(0.3, -0.2));  // the ball's position
+}
+
+TEST(RefereeRules, SlowContactIsNoPushingAndMiroSotDoesNotCheckIt) {
+  Match slow(open_field());
+  slow.update();
+  slow.run_until(2.0);
+  EXPECT_TRUE(of_kind(drive_into(slow, 0.2, 5.0), msg::REF_EVENT_FOUL_PUSHING).empty());
+
+  Match walled(walled_field());  // pushing_seconds 0: unchecked
+  walled.update();
+  walled.run_until(2.0);
+  EXPECT_TRUE(of_kind(drive_into(walled, 0.6, 5.0), msg::REF_EVENT_FOUL_PUSHING).empty());
+}
+
+msg::ManualRefereeCommand manual(msg::RefereeCommand c, msg::Team team = msg::TEAM_UNSPECIFIED) {
+  msg::ManualRefereeCommand m;
+  m.set_command(c);
+  m.set_team(team);
+  m.set_reason("test");
+  return m;
+}
+
+TEST(RefereeManual, HaltStopsPlayAndTheClockUntilAStart) {
+  Match m;
+  m.update();
+  m.run_until(3.0);
+  auto ev = m.ref.apply_manual(manual(msg::REF_HALT), m.world, m.world.time());
+  ASSERT_EQ(ev.size(), 1u);
+  EXPECT_EQ(ev[0].kind(), msg::REF_EVENT_MANUAL);
+  EXPECT_TRUE(mentions(ev[0], "manual HALT")) << ev[0].reason();
+  EXPECT_TRUE(mentions(ev[0], "test")) << ev[0].reason();
+  EXPECT_EQ(m.ref.state().command(), msg::REF_HALT);
+  m.update();
+  const double left = m.ref.state().stage_time_left();
+  m.world.place_ball({0.3, 0.3});
+  EXPECT_TRUE(m.run_until(20.0).empty());  // no stalemate, no clock
+  EXPECT_DOUBLE_EQ(m.ref.state().stage_time_left(), left);
+  // Play was running when it stopped: nobody's restart to resume.
+  ev = m.ref.apply_manual(manual(msg::REF_NORMAL_START), m.world, m.world.time());
+  ASSERT_EQ(ev.size(), 1u);
+  EXPECT_TRUE(mentions(ev[0], "refused")) << ev[0].reason();
+  EXPECT_EQ(m.ref.state().command(), msg::REF_HALT);
+  ev = m.ref.apply_manual(manual(msg::REF_FORCE_START), m.world, m.world.time());
+  ASSERT_EQ(ev.size(), 1u);
+  EXPECT_FALSE(mentions(ev[0], "refused")) << ev[0].reason();
+  EXPECT_EQ(m.ref.state().command(), msg::REF_FORCE_START);
+  EXPECT_EQ(m.ref.state().restart_team(), msg::TEAM_UNSPECIFIED);
+  m.run_until(21.0);
+  EXPECT_NEAR(m.ref.state().stage_time_left(), left - 1.0, 0.021);
+  // Already in play: a second start is refused.
+  ev = m.ref.apply_manual(manual(msg::REF_NORMAL_START, msg::BLUE), m.world, m.world.time());
+  EXPECT_TRUE(mentions(ev[0], "already in play")) << ev[0].reason();
+  EXPECT_EQ(m.ref.state().command(), msg::REF_FORCE_START);
+}
+
+TEST(RefereeManual, KickoffForTheNamedTeamAndStartDuringPreparation) {
+  Match m;
+  m.update();
+  m.run_until(3.0);
+  auto ev = m.ref.apply_manual(manual(msg::REF_PREPARE_KICKOFF), m.world, m.world.time());
+  EXPECT_TRUE(mentions(ev[0], "refused")) << ev[0].reason();  // whose kick-off?
+  EXPECT_EQ(m.ref.state().command(), msg::REF_NORMAL_START);
+
+  m.world.place_ball({0.4, 0.2}, {0.5, 0.0});
+  ev = m.ref.apply_manual(manual(msg::REF_PREPARE_KICKOFF, msg::YELLOW), m.world, m.world.time());
+  ASSERT_EQ(ev.size(), 1u);
+  EXPECT_EQ(ev[0].team(), msg::YELLOW);
+  EXPECT_EQ(m.ref.state().command(), msg::REF_PREPARE_KICKOFF);
+  EXPECT_EQ(m.ref.state().kickoff_team(), msg::YELLOW);
+  EXPECT_EQ(m.ref.state().restart(), msg::RESTART_KICKOFF);
+  EXPECT_EQ(m.world.ball_position(), Vector2d(0, 0));
+  // Yellow stands legally in the first half's +x side: the referee's kick-off follows.
+  const double t0 = m.world.time();
+  const auto kick = of_kind(m.run_until(t0 + 2.0), msg::REF_EVENT_KICKOFF);
+  ASSERT_EQ(kick.size(), 1u);
+  EXPECT_EQ(kick[0].team(), msg::YELLOW);
+
+  // A human's start during a preparation starts it at once, for its team.
+  m.ref.apply_manual(manual(msg::REF_PREPARE_KICKOFF, msg::BLUE), m.world, m.world.time());
+  m.run_until(m.world.time() + 0.5);
+  ev = m.ref.apply_manual(manual(msg::REF_NORMAL_START), m.world, m.world.time());
+  EXPECT_FALSE(mentions(ev[0], "refused")) << ev[0].reason();
+  EXPECT_TRUE(mentions(ev[0], "kick-off taken by blue")) << ev[0].reason();
+  EXPECT_EQ(m.ref.state().command(), msg::REF_NORMAL_START);
+  EXPECT_EQ(m.ref.state().restart_team(), msg::BLUE);
+}
+
+TEST(RefereeManual, StopDuringARestartKeepsItAndFreeKickByHand) {
+  Match m(open_field());
+  m.update();
+  m.run_until(2.0);
+  m.world.place_ball({-0.5, 0.4});
+  auto ev = m.ref.apply_manual(manual(msg::REF_PREPARE_RESTART, msg::BLUE), m.world, m.world.time());
+  ASSERT_GE(ev.size(), 2u);
+  EXPECT_EQ(ev[0].kind(), msg::REF_EVENT_MANUAL);
+  EXPECT_EQ(of_kind(ev, msg::REF_EVENT_FREE_KICK).size(), 1u);
+  EXPECT_EQ(m.ref.state().restart(), msg::RESTART_FREE_KICK);
+  EXPECT_EQ(m.ref.state().restart_team(), msg::BLUE);
+  EXPECT_EQ(spot(m.ref.state()), Vector2d(-0.5, 0.4));
+  // STOP during the placement: the restart waits; NORMAL_START resumes it for blue.
+  m.ref.apply_manual(manual(msg::REF_STOP), m.world, m.world.time());
+  EXPECT_EQ(m.ref.state().command(), msg::REF_STOP);
+  EXPECT_TRUE(m.run_until(m.world.time() + 3.0).empty());
+  EXPECT_EQ(m.ref.state().command(), msg::REF_STOP);
+  ev = m.ref.apply_manual(manual(msg::REF_NORMAL_START), m.world, m.world.time());
+  EXPECT_TRUE(mentions(ev[0], "free kick taken by blue")) << ev[0].reason();
+  EXPECT_EQ(m.ref.state().command(), msg::REF_NORMAL_START);
+  EXPECT_EQ(m.ref.state().restart_team(), msg::BLUE);
+}
+
+TEST(RefereeManual, NothingButHaltOutsideTheHalves) {
+  auto cfg = mirosot();
+  cfg.set_half_duration(1.0);
+  Match m(cfg);
+  // Before the first update the match has not begun.
+  auto ev = m.ref.apply_manual(manual(msg::REF_NORMAL_START, msg::BLUE), m.world, 0.0);
+  EXPECT_TRUE(mentions(ev[0], "refused")) << ev[0].reason();
+  EXPECT_EQ(m.ref.state().stage(), msg::STAGE_PRE_GAME);
+  m.update();
+  m.run_until(3.0);  // 2 s placement + 1 s of play
+  ASSERT_EQ(m.ref.state().stage(), msg::STAGE_HALF_TIME);
+  const msg::GameState before = m.ref.state();
+  for (auto c : {msg::REF_NORMAL_START, msg::REF_FORCE_START, msg::REF_STOP, msg::REF_PREPARE_KICKOFF,
+                 msg::REF_PREPARE_RESTART}) {
+    ev = m.ref.apply_manual(manual(c, msg::BLUE), m.world, m.world.time());
+    ASSERT_EQ(ev.size(), 1u);
+    EXPECT_EQ(ev[0].kind(), msg::REF_EVENT_MANUAL);
+    EXPECT_TRUE(mentions(ev[0], "refused: it is half time")) << ev[0].reason();
+    EXPECT_EQ(m.ref.state().SerializeAsString(), before.SerializeAsString());
+  }
+  ev = m.ref.apply_manual(manual(msg::REF_HALT), m.world, m.world.time());
+  EXPECT_FALSE(mentions(ev[0], "refused")) << ev[0].reason();
+  EXPECT_EQ(m.ref.state().command(), msg::REF_HALT);
+  // The break still ends and the second half begins on time.
+  m.run_until(4.0);
+  EXPECT_EQ(m.ref.state().stage(), msg::STAGE_SECOND_HALF);
+  EXPECT_EQ(m.ref.state().command(), msg::REF_PREPARE_KICKOFF);
+}
+
+TEST(RefereeRules, BallSpotsAreLegalOnEveryLeagueField) {
+  // SSL division B proportions, set here so nothing depends on the preset.
+  msg::LeaguePreset ssl = mirosot().league();
+  auto* f = ssl.mutable_field();
+  f->set_length(9.0);
+  f->set_width(6.0);
+  f->set_goal_width(1.0);
+  f->set_goal_area_depth(1.0);
+  f->set_goal_area_width(2.0);
+  ssl.mutable_robot()->set_radius(0.09);
+  ssl.mutable_ball()->set_radius(0.0215);
+  for (const auto& lg : {mirosot().league(), ssl}) {
+    const auto& fg = lg.field();
+    const double l2 = 0.5 * fg.length(), w2 = 0.5 * fg.width(), rb = lg.ball().radius();
+    for (int gs : {-1, 1}) {
+      for (int ys : {-1, 1}) {
+        const Vector2d g = Referee::goal_kick_spot(lg, gs, ys);
+        EXPECT_EQ(Referee::goal_area_side(fg, g), 0);
+        EXPECT_DOUBLE_EQ(g.x(), gs * (l2 - fg.goal_area_depth()));
+        EXPECT_GT(ys * g.y(), 0.5 * fg.goal_area_width() + lg.robot().radius());
+        EXPECT_LE(std::abs(g.y()), w2 - rb);
+      }
+      // Inside the goal area: out over the nearer edge.
+      const Vector2d in(gs * (l2 - 0.05), 0.1);
+      const Vector2d out = Referee::legal_ball_spot(lg, in);
+      EXPECT_EQ(Referee::goal_area_side(fg, out), 0);
+      EXPECT_LT((out - in).norm(), fg.goal_area_depth() + 0.5 * fg.goal_area_width());
+    }
+    // Outside the field: just inside it.
+    EXPECT_EQ(Referee::legal_ball_spot(lg, {0.2, w2 + 0.3}), Vector2d(0.2, w2 - rb));
+    EXPECT_EQ(Referee::legal_ball_spot(lg, {0.2, 0.1}), Vector2d(0.2, 0.1));
+    EXPECT_EQ(Referee::goal_area_side(fg, {l2 - 0.01, 0.0}), 1);
+    EXPECT_EQ(Referee::goal_area_side(fg, {-l2 - 0.05, 0.0}), -1);  // in the goal counts
+    EXPECT_EQ(Referee::goal_area_side(fg, {0.0, 0.0}), 0);
+  }
+}
+
+TEST(RefereeRules, RejectsNegativeRules) {
+  auto cfg = open_field();
+  cfg.mutable_league()->mutable_rules()->set_restart_distance(-1.0);
   EXPECT_THROW({ Referee r(cfg); }, std::invalid_argument);
 }
 
