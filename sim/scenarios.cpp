@@ -76,6 +76,7 @@ msg::ScenarioResult kick_rolldown(const msg::MatchConfig& config) {
   result.set_reason(result.success() ? "the ball stopped" : "the ball was still rolling after 60 s");
   (*result.mutable_metrics())["stop_distance_m"] = distance;
   (*result.mutable_metrics())["stop_time_s"] = world.time() - t_kick;
+  result.set_time(world.time() - t_kick);
   return result;
 }
 
@@ -114,6 +115,7 @@ msg::ScenarioResult drive_straight(const msg::MatchConfig& config) {
   (*result.mutable_metrics())["distance_mm"] = 1000.0 * (end.x() - pose.x());
   (*result.mutable_metrics())["drift_mm"] = 1000.0 * (end.y() - pose.y());
   (*result.mutable_metrics())["odometry_mm"] = 1000.0 * (odo.pose().x() - pose.x());
+  result.set_time(world.time());
   return result;
 }
 
