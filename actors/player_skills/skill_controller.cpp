@@ -48,6 +48,7 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
                                                bool stop_at_target, double face_theta, bool face,
                                                bool allow_reverse) {
   const auto& robot = league_.robot();
+  if (avoid_goal_area_) keep_out_of_own_goal_area(tx, ty);
   const V d(tx - self.x, ty - self.y);
   const double dist = d.norm();
   double speed = speed_cap;
@@ -113,6 +114,22 @@ void SkillController::clamp_to_field(double& x, double& y) const {
   const bool in_mouth = std::abs(y) < 0.5 * f.goal_width() - r;
   const double hx = std::max(0.0, 0.5 * f.length() - r + (in_mouth ? std::max(0.0, f.goal_depth()) : 0.0));
   x = std::clamp(x, -hx, hx);
+}
+
+void SkillController::keep_out_of_own_goal_area(double& x, double& y) const {
+  const auto& f = league_.field();
+  if (f.goal_area_depth() <= 0.0 || f.goal_area_width() <= 0.0) return;
+  const double margin = league_.robot().radius() + 0.02;
+  const double a = own_goal_x_ < 0.0 ? 1.0 : -1.0;  // into the field from our goal
+  const double depth = a * (x - own_goal_x_);  // distance in front of our goal line
+  const double front = f.goal_area_depth() + margin, side = 0.5 * f.goal_area_width() + margin;
+  if (depth >= front || std::abs(y) >= side) return;
+  // To whichever edge is nearer: the front, or the side the target is on.
+  if (front - depth <= side - std::abs(y)) {
+    x = own_goal_x_ + a * front;
+  } else {
+    y = y >= 0.0 ? side : -side;
+  }
 }
 
 void SkillController::avoid_ball(const Pose& self, double bx, double by, double& tx, double& ty) const {
@@ -528,6 +545,8 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     side_ = 0;
   }
   last_role_ = playing ? instruction.role() : msg::ROLE_NONE;
+  own_goal_x_ = (instruction.attack_positive_x() ? -0.5 : 0.5) * league_.field().length();
+  avoid_goal_area_ = instruction.role() != msg::ROLE_KEEPER && league_.rules().max_defenders_in_goal_area() > 0;
 
   const auto finite = [](const auto&... v) { return (std::isfinite(v) && ...); };
   const auto& sp = world.self().pose();

@@ -110,6 +110,9 @@ class SkillController {
   Vel defender(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x);
   Vel supporter(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x);
   void clamp_to_field(double& x, double& y) const;
+  // Moves a target inside our own goal area (grown by a robot radius) to its
+  // nearest edge: the rules allow only the keeper in there.
+  void keep_out_of_own_goal_area(double& x, double& y) const;
   double ramp_forward_speed(double vx, double t, double fraction);
 
   msg::Team team_;
@@ -128,6 +131,10 @@ class SkillController {
   bool wall_push_ = false;           // the attacker is pushing the ball along a wall
   Eigen::Vector2d wall_u_{1.0, 0.0};  // ... in this direction
   int support_side_ = 0;  // which side of the ball the supporter keeps to
+  // Set per cycle: the robot is not the keeper and the league limits the
+  // defenders in the goal area, so its targets stay outside it.
+  bool avoid_goal_area_ = false;
+  double own_goal_x_ = 0.0;  // x of our goal line this cycle
   msg::Role last_role_ = msg::ROLE_NONE;
 };
 
