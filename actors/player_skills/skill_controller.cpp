@@ -546,7 +546,26 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   }
   last_role_ = playing ? instruction.role() : msg::ROLE_NONE;
   own_goal_x_ = (instruction.attack_positive_x() ? -0.5 : 0.5) * league_.field().length();
-  avoid_goal_area_ = instruction.role() != msg::ROLE_KEEPER && league_.rules().max_defenders_in_goal_area() > 0;
+  avoid_goal_area_ = false;
+  if (league_.rules().max_defenders_in_goal_area() > 0) {
+    const auto role = instruction.role();
+    if (role == msg::ROLE_DEFENDER || role == msg::ROLE_SUPPORTER) {
+      avoid_goal_area_ = true;
+    } else if (role == msg::ROLE_ATTACKER) {
+      // A ball just in front of the area can only be played from inside it:
+      // the attacker may step in for it (the referee allows a short visit).
+      // A ball inside the area is the keeper's.
+      const auto& f = league_.field();
+      const double a = own_goal_x_ < 0.0 ? 1.0 : -1.0;
+      const double depth = a * (world.ball().position().x() - own_goal_x_);
+      const double half_width = 0.5 * f.goal_area_width() + league_.ball().radius();
+      const double reach = 2.0 * league_.robot().radius() + league_.ball().radius();
+      const bool level_with_area = std::abs(world.ball().position().y()) < half_width + reach;
+      const bool just_outside = depth > f.goal_area_depth() && depth < f.goal_area_depth() + reach;
+      const bool beside = depth <= f.goal_area_depth() && std::abs(world.ball().position().y()) >= half_width;
+      avoid_goal_area_ = !(level_with_area && (just_outside || beside));
+    }
+  }
 
   const auto finite = [](const auto&... v) { return (std::isfinite(v) && ...); };
   const auto& sp = world.self().pose();

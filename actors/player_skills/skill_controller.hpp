@@ -131,7 +131,7 @@ class SkillController {
   bool wall_push_ = false;           // the attacker is pushing the ball along a wall
   Eigen::Vector2d wall_u_{1.0, 0.0};  // ... in this direction
   int support_side_ = 0;  // which side of the ball the supporter keeps to
-  // Set per cycle: the robot is not the keeper and the league limits the
+  // Set per cycle: the robot defends or supports and the league limits the
   // defenders in the goal area, so its targets stay outside it.
   bool avoid_goal_area_ = false;
   double own_goal_x_ = 0.0;  // x of our goal line this cycle
