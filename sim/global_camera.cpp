@@ -134,15 +134,7 @@ GlobalCamera::GlobalCamera(const msg::FieldGeometry& field, const msg::NoiseSpec
 }
 
 GlobalCamera::GlobalCamera(const msg::NoiseSpec& noise, std::uint64_t seed)
-    : GlobalCamera(msg::FieldGeometry(), [&] {
-        msg::NoiseSpec without_false_balls = noise;
-        without_false_balls.set_false_ball_rate(0.0);
-        return without_false_balls;
-      }(), seed) {
-  // Validate the rate all the same: a bad config should fail here too.
-  require(noise.false_ball_rate() >= 0.0 && noise.false_ball_rate() <= kMaxFalseBallRate,
-          "false_ball_rate", noise.false_ball_rate(), "must be in [0, 100]");
-}
+    : GlobalCamera(msg::FieldGeometry(), noise, seed) {}
 
 msg::DetectionFrame GlobalCamera::observe(const msg::WorldTruth& truth,
                                           std::uint64_t frame_number, double t_capture) {

@@ -54,9 +54,9 @@ class GlobalCamera {
   /// balls are asked for on a field without a positive length and width.
   GlobalCamera(const msg::FieldGeometry& field, const msg::NoiseSpec& noise, std::uint64_t seed);
 
-  /// A camera that knows no field: like the one above, but it never reports
-  /// false ball candidates, whatever NoiseSpec.false_ball_rate says. Kept for
-  /// callers that have no field; prefer the constructor with the field.
+  /// A camera that knows no field, for tests and tools without one: like the
+  /// one above, so a positive NoiseSpec.false_ball_rate is rejected (false
+  /// balls need a field to land on).
   GlobalCamera(const msg::NoiseSpec& noise, std::uint64_t seed);
 
   /// One frame of camera 0: the ball and every robot, each with noise as

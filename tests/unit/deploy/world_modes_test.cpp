@@ -2,11 +2,18 @@
 // latency, the SSL and MSL presets, and scripted scenarios.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <thread>
 #include <vector>
 
+#include <caf/all.hpp>
+
 #include "deploy/local_match.hpp"
+#include "messages/game.pb.h"
+#include "messages/health.pb.h"
 #include "messages/log.pb.h"
+#include "runtime/proto_inspect.hpp"
 #include "runtime/config_loader.hpp"
 #include "runtime/game_log.hpp"
 #include "sim/scenarios.hpp"
@@ -86,6 +93,37 @@ void expect_short_match_finishes(const std::string& preset) {
 TEST(WorldModes, SslMatchPlaysToTheEnd) { expect_short_match_finishes("ssl"); }
 
 TEST(WorldModes, MslMatchWithOnboardCamerasPlaysToTheEnd) { expect_short_match_finishes("msl"); }
+
+TEST(WorldModes, ManualRefereeCommandThroughTheCoachReachesTheLog) {
+  LocalMatchOptions options;
+  options.match = runtime::default_match_config();
+  options.match.set_half_duration(20);
+  options.log_path = ::testing::TempDir() + "robocaf_manual.rclog";
+  {
+    LocalMatch match{options};
+    caf::actor coach;
+    for (int i = 0; i < 200 && !coach; ++i) {
+      auto [roster, handles] = registered_actors(match.system(), match.directory());
+      for (int k = 0; k < roster.entries_size(); ++k)
+        if (roster.entries(k).address().team() == msg::BLUE && roster.entries(k).address().kind() == msg::ACTOR_COACH)
+          coach = handles[static_cast<size_t>(k)];
+      if (!coach) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_TRUE(coach);
+    msg::ManualRefereeCommand stop;
+    stop.set_command(msg::REF_STOP);
+    stop.set_reason("a human saw a robot fall over");
+    caf::anon_send(coach, stop);
+    ASSERT_EQ(match.wait(), "");
+  }
+  runtime::GameLogReader reader{options.log_path};
+  msg::LogRecord record;
+  bool manual = false;
+  while (reader.next(record))
+    if (record.has_referee() && record.referee().kind() == msg::REF_EVENT_MANUAL)
+      manual = manual || record.referee().reason().find("a human saw a robot fall over") != std::string::npos;
+  EXPECT_TRUE(manual) << "the manual command did not reach the referee's log";
+}
 
 TEST(WorldModes, ScenarioRunsTheRealRobotAndIsReproducible) {
   auto run = [](uint64_t seed) {

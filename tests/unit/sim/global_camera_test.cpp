@@ -378,9 +378,16 @@ TEST(GlobalCameraFalseBalls, SameSeedSameFalseBalls) {
   EXPECT_TRUE(differs);
 }
 
-TEST(GlobalCameraFalseBalls, CameraWithoutFieldReportsNone) {
+TEST(GlobalCameraFalseBalls, CameraWithoutFieldRefusesThem) {
   auto spec = noise(0, 0, 0, 0);
   spec.set_false_ball_rate(3.0);
+  try {
+    GlobalCamera cam(spec, 1);
+    FAIL() << "false balls without a field were accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("false_ball_rate"), std::string::npos) << e.what();
+  }
+  spec.set_false_ball_rate(0.0);
   GlobalCamera cam(spec, 1);
   for (int k = 0; k < 100; ++k) EXPECT_EQ(cam.observe(truth(), 0, 0).balls_size(), 1);
 }
