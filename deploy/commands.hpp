@@ -19,6 +19,9 @@ int render_command(const std::vector<std::string>& args);
 /// `robocaf scenario NAME [--seeds N]`: a scripted situation over seeds, as a table and JSON.
 int scenario_command(const std::vector<std::string>& args);
 
+/// `robocaf covariance LOG [--object ball|blue/N]`: measurement covariance of a still object.
+int covariance_command(const std::vector<std::string>& args);
+
 /// `robocaf launch FILE`: starts and supervises the node processes of a deploy config.
 int launch_command(const std::vector<std::string>& args, const std::string& self_executable);
 

@@ -20,7 +20,8 @@ const char* kUsage =
     "  node    run one node of a distributed match (--config FILE)\n"
     "  launch  start and supervise the node processes of a deploy config\n"
     "  render  draw a match from its game log (PNG frames or a video)\n"
-    "  scenario  run a named, scripted situation over seeds (--list shows them)\n";
+    "  scenario  run a named, scripted situation over seeds (--list shows them)\n"
+    "  covariance  measurement covariance of a still object from a game log\n";
 
 std::string self_executable(const char* argv0) {
   std::error_code error;
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
     if (command == "launch") return deploy::launch_command(args, self_executable(argv[0]));
     if (command == "render") return deploy::render_command(args);
     if (command == "scenario") return deploy::scenario_command(args);
+    if (command == "covariance") return deploy::covariance_command(args);
     if (command == "--help" || command == "help") {
       std::cout << kUsage;
       return 0;
