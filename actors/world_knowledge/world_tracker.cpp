@@ -122,7 +122,8 @@ void WorldTracker::predict_ball(BallTrack& b, double t) const {
   // keeps a stopped ball's velocity uncertain enough to follow a kick.
   Eigen::Matrix4d F = Eigen::Matrix4d::Identity();
   F(0, 2) = F(1, 3) = dt;
-  const double q = params_.ball_accel_sd * params_.ball_accel_sd;
+  const double accel_sd = b.maneuvering ? params_.ball_maneuver_accel_sd : params_.ball_accel_sd;
+  const double q = accel_sd * accel_sd;
   Eigen::Matrix4d Q = Eigen::Matrix4d::Zero();
   Q(0, 0) = Q(1, 1) = q * dt * dt * dt * dt / 4.0;
   Q(0, 2) = Q(2, 0) = Q(1, 3) = Q(3, 1) = q * dt * dt * dt / 2.0;
@@ -146,6 +147,7 @@ void WorldTracker::observe_ball(const msg::Percept& percept, const msg::Pose2& r
     ball_.t = std::max(ball_.t, t);
     ball_.t_observed = std::max(ball_.t_observed, t);
     ball_.rejections = 0;
+    ball_.maneuvering = true;
   };
 
   if (!ball_.valid) {
@@ -186,6 +188,7 @@ void WorldTracker::observe_ball(const msg::Percept& percept, const msg::Pose2& r
   symmetrize<4>(ball_.P);
   ball_.t_observed = std::max(ball_.t_observed, t);
   ball_.rejections = 0;
+  ball_.maneuvering = best_d2 > params_.ball_maneuver_chi2;
 }
 
 // --- percepts ------------------------------------------------------------------

@@ -16,7 +16,9 @@ namespace robocaf::actors {
 /// Tuning of WorldTracker; defaults suit a global camera at 30-60 Hz.
 struct TrackerParams {
   double ball_measurement_sd = 0.005;   // m, per axis
-  double ball_accel_sd = 4.0;           // m/s^2, process noise (bumps, kicks)
+  double ball_accel_sd = 1.0;           // m/s^2, process noise while the ball rolls as predicted
+  double ball_maneuver_accel_sd = 6.0;  // m/s^2, process noise after a surprise (kick, bounce)
+  double ball_maneuver_chi2 = 3.0;      // chi-square(2), 78 %: an accepted update this surprising is a maneuver
   double ball_gate_chi2 = 9.21;         // chi-square(2), 99 %
   double ball_gate_min_distance = 0.05; // m: always accept this close, however certain we are
   int ball_reset_after_rejections = 3;  // consecutive gated-out frames -> re-initialise
@@ -37,7 +39,11 @@ struct TrackerParams {
 ///
 /// Ball: Kalman filter on (x, y, vx, vy) with the league's constant rolling
 /// deceleration; each percept gives one predict (real dt from t_capture) and at
-/// most one update with the nearest candidate inside a Mahalanobis gate.
+/// most one update with the nearest candidate inside a Mahalanobis gate. The
+/// process noise switches between a low level (a ball rolling as predicted:
+/// smooth velocity) and a high one for the step after an update whose
+/// normalised innovation exceeded ball_maneuver_chi2 (a kick or a bounce:
+/// follow it quickly).
 /// Robots: per-axis (position, velocity) Kalman filters on x, y, theta,
 /// associated by team and id. Output is a pure function of the inputs.
 /// Messages with a non-finite number anywhere are ignored whole.
@@ -78,6 +84,7 @@ class WorldTracker {
     Eigen::Vector4d x = Eigen::Vector4d::Zero();
     Eigen::Matrix4d P = Eigen::Matrix4d::Identity();
     double t = 0.0;
+    bool maneuvering = true;  // the last update surprised us: predict with the maneuver noise
     double t_observed = 0.0;
     int rejections = 0;
   };
