@@ -22,6 +22,9 @@ int scenario_command(const std::vector<std::string>& args);
 /// `robocaf covariance LOG [--object ball|blue/N]`: measurement covariance of a still object.
 int covariance_command(const std::vector<std::string>& args);
 
+/// `robocaf eval-perception`: image perception and world knowledge against ground truth.
+int eval_perception_command(const std::vector<std::string>& args);
+
 /// `robocaf launch FILE`: starts and supervises the node processes of a deploy config.
 int launch_command(const std::vector<std::string>& args, const std::string& self_executable);
 

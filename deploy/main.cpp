@@ -21,7 +21,8 @@ const char* kUsage =
     "  launch  start and supervise the node processes of a deploy config\n"
     "  render  draw a match from its game log (PNG frames or a video)\n"
     "  scenario  run a named, scripted situation over seeds (--list shows them)\n"
-    "  covariance  measurement covariance of a still object from a game log\n";
+    "  covariance  measurement covariance of a still object from a game log\n"
+    "  eval-perception  image perception and world knowledge against ground truth\n";
 
 std::string self_executable(const char* argv0) {
   std::error_code error;
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
     if (command == "render") return deploy::render_command(args);
     if (command == "scenario") return deploy::scenario_command(args);
     if (command == "covariance") return deploy::covariance_command(args);
+    if (command == "eval-perception") return deploy::eval_perception_command(args);
     if (command == "--help" || command == "help") {
       std::cout << kUsage;
       return 0;
