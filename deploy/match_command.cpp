@@ -17,6 +17,9 @@ namespace {
 const char* kMatchUsage =
     "usage: robocaf match [--preset mirosot|ssl|msl | --config FILE] [--seed N] [--half-duration SECONDS]\n"
     "                     [--log FILE] [--summary-json FILE] [--realtime] [--time-ratio R] [--threads N] [--quiet]\n"
+    "                     [--perception-images]\n"
+    "  --perception-images  perception detects on rendered overhead camera images instead of\n"
+    "                       getting simulated detections\n"
     "  --realtime      pace the world on the wall clock (live runs; not reproducible)\n"
     "  --time-ratio R  with --realtime: simulated seconds per wall second (0.5, 1, 2, ...)";
 
@@ -36,7 +39,7 @@ std::string print_kind_stats(const std::map<std::string, KindStats>& stats) {
 
 int match_command(const std::vector<std::string>& args) {
   Arguments arguments{args, {"config", "preset", "seed", "half-duration", "log", "summary-json", "threads", "time-ratio"},
-                      {"realtime", "quiet", "help"}, 0};
+                      {"realtime", "quiet", "help", "perception-images"}, 0};
   if (arguments.has("help")) {
     std::cout << kMatchUsage << '\n';
     return 0;
@@ -50,6 +53,11 @@ int match_command(const std::vector<std::string>& args) {
   if (auto half = arguments.number("half-duration", 1.0, 24 * 3600.0)) match.set_half_duration(*half);
   const std::string log_path = arguments.value("log").value_or("match-seed" + std::to_string(match.seed()) + ".rclog");
   const bool realtime = arguments.has("realtime");
+  if (arguments.has("perception-images")) {
+    if (match.league().vision() != msg::VISION_GLOBAL)
+      throw UsageError("--perception-images: league '" + match.league().name() + "' has no overhead camera");
+    match.mutable_sim()->set_perception_on_images(true);
+  }
   if (auto ratio = arguments.number("time-ratio", 0.01, 100.0)) {
     if (!realtime) throw UsageError("--time-ratio paces a live run: it needs --realtime");
     match.mutable_sim()->set_time_ratio(*ratio);

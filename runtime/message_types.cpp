@@ -31,7 +31,7 @@ void add_message_types(caf::actor_system_config& cfg) {
              msg::PlayerInstruction, msg::ManualRefereeCommand, msg::ActorAddress, msg::Ready,
              msg::Heartbeat, msg::HeartbeatAck, msg::HealthReport, msg::FaultInjection,
              msg::NodeIdentity, msg::Registration, msg::Roster, msg::CycleDone,
-             msg::Telemetry, msg::OnboardFrame, msg::ScenarioResult>(cfg);
+             msg::Telemetry, msg::OnboardFrame, msg::ScenarioResult, msg::CameraImage>(cfg);
 }
 
 }  // namespace robocaf::runtime

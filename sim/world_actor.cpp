@@ -19,6 +19,7 @@
 #include "runtime/atoms.hpp"
 #include "runtime/game_log.hpp"
 #include "messages/vision.pb.h"
+#include "sim/camera/overhead_image.hpp"
 #include "sim/global_camera.hpp"
 #include "sim/onboard_camera.hpp"
 #include "sim/physics.hpp"
@@ -45,7 +46,13 @@ struct WorldState {
   double frame_period_steps = 1.0;
   uint64_t latency_steps = 0;
   uint64_t frames_captured = 0;
-  std::deque<std::pair<uint64_t, msg::DetectionFrame>> in_flight;  // (due step, frame)
+  struct Capture {
+    uint64_t due_step = 0;
+    msg::DetectionFrame frame;
+    std::optional<msg::CameraImage> image;  // perception_on_images
+  };
+  std::deque<Capture> in_flight;
+  std::unique_ptr<camera::OverheadImageRenderer> renderer;  // perception_on_images
   std::vector<msg::ManualRefereeCommand> manual;  // applied at the next cycle
   std::optional<msg::ScenarioResult> scenario_result;
   std::unique_ptr<runtime::GameLogWriter> log;
@@ -125,7 +132,21 @@ void capture_due_frames(Self* self) {
     ++s.frames_captured;
     const uint64_t delivery = s.steps + s.latency_steps;
     frame.set_t_sent(static_cast<double>(delivery) * s.options.match.sim().physics_step());
-    s.in_flight.emplace_back(delivery, std::move(frame));
+    WorldState::Capture capture{delivery, std::move(frame), std::nullopt};
+    if (s.renderer) {
+      const cv::Mat pixels = s.renderer->render(truth, capture.frame.frame_number());
+      msg::CameraImage image;
+      image.set_frame_number(capture.frame.frame_number());
+      image.set_t_capture(capture.frame.t_capture());
+      image.set_t_sent(capture.frame.t_sent());
+      image.set_width(static_cast<uint32_t>(pixels.cols));
+      image.set_height(static_cast<uint32_t>(pixels.rows));
+      image.set_bgr(pixels.isContinuous() ? std::string(reinterpret_cast<const char*>(pixels.data), pixels.total() * 3)
+                                          : std::string());
+      *image.mutable_calibration() = s.renderer->calibration();
+      capture.image = std::move(image);
+    }
+    s.in_flight.push_back(std::move(capture));
   }
 }
 
@@ -155,21 +176,24 @@ void log_events(Self* self, const std::vector<msg::RefereeEvent>& events, double
   }
 }
 
-// The frames perception gets this cycle: every delivered capture, or one
+// The captures perception gets this cycle: every delivered one, or one
 // empty "nothing new" frame so the robots' control loops still run.
-std::vector<msg::DetectionFrame> deliver_frames(Self* self, double t) {
+std::vector<WorldState::Capture> deliver_frames(Self* self, double t) {
   auto& s = self->state;
-  std::vector<msg::DetectionFrame> out;
-  while (!s.in_flight.empty() && s.in_flight.front().first <= s.steps) {
-    out.push_back(std::move(s.in_flight.front().second));
+  std::vector<WorldState::Capture> out;
+  while (!s.in_flight.empty() && s.in_flight.front().due_step <= s.steps) {
+    out.push_back(std::move(s.in_flight.front()));
     s.in_flight.pop_front();
   }
-  for (auto& frame : out) frame.set_cycle(s.cycle);
+  for (auto& capture : out) {
+    capture.frame.set_cycle(s.cycle);
+    if (capture.image) capture.image->set_cycle(s.cycle);
+  }
   if (out.empty()) {
-    msg::DetectionFrame nothing;
-    nothing.set_t_capture(t);
-    nothing.set_t_sent(t);
-    nothing.set_cycle(s.cycle);
+    WorldState::Capture nothing;
+    nothing.frame.set_t_capture(t);
+    nothing.frame.set_t_sent(t);
+    nothing.frame.set_cycle(s.cycle);
     out.push_back(std::move(nothing));
   }
   return out;
@@ -241,12 +265,15 @@ void begin_cycle(Self* self) {
     finish(self);
     return;
   }
-  std::vector<msg::DetectionFrame> frames;
+  std::vector<WorldState::Capture> frames;
   if (s.camera) {
     capture_due_frames(self);
     frames = deliver_frames(self, t);
-    for (const auto& frame : frames)
-      if (frame.frame_number() != 0) log_record(self, [&](msg::LogRecord& r) { *r.mutable_detection() = frame; });
+    // What perception was given: simulated detections are logged; images are
+    // not (the truth and the seed reproduce them).
+    for (const auto& capture : frames)
+      if (capture.frame.frame_number() != 0 && !capture.image)
+        log_record(self, [&](msg::LogRecord& r) { *r.mutable_detection() = capture.frame; });
   }
 
   s.pending.clear();
@@ -291,7 +318,13 @@ void begin_cycle(Self* self) {
       frame.set_t_sent(t);
       self->send(perception, std::move(frame));
     } else {
-      for (const auto& frame : frames) self->send(perception, frame);
+      for (const auto& capture : frames) {
+        if (capture.image) {
+          self->send(perception, *capture.image);
+        } else {
+          self->send(perception, capture.frame);
+        }
+      }
     }
     s.pending.insert({int(team), id});
   }
@@ -364,6 +397,9 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
   const double step = match.sim().physics_step();
   st.frame_period_steps = (camera.frame_rate() > 0.0 ? 1.0 / camera.frame_rate() : match.sim().control_period()) / step;
   st.latency_steps = static_cast<uint64_t>(std::llround(camera.latency() / step));
+  if (st.camera && match.sim().perception_on_images())
+    st.renderer = std::make_unique<camera::OverheadImageRenderer>(
+        match.league(), camera, derive_seed(match.seed(), camera::kOverheadImageStream));
   st.referee = std::make_unique<Referee>(match);
   st.steps_per_cycle =
       std::max(1, static_cast<int>(std::lround(match.sim().control_period() / match.sim().physics_step())));

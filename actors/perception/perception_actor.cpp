@@ -1,23 +1,32 @@
 #include "actors/perception/perception_actor.hpp"
 
 #include <optional>
+#include <stdexcept>
+#include <string>
 
 #include <caf/all.hpp>
 
+#include <opencv2/core.hpp>
+
 #include "actors/perception/detection_filter.hpp"
+#include "actors/perception/image_detector.hpp"
 #include "actors/perception/onboard_filter.hpp"
 
 namespace robocaf::actors {
 
 namespace {
 
-// Input: DetectionFrame (a global camera or the world), or OnboardFrame plus
-// Odometry (the robot's own camera and wheels). Output: Percept to its robot's
-// world knowledge.
+// Input: DetectionFrame (a vision system or the world), CameraImage (an
+// overhead camera: detected here), or OnboardFrame plus Odometry (the robot's
+// own camera and wheels). Output: Percept to its robot's world knowledge.
 struct PerceptionState {
   runtime::ShellContext ctx;
+  msg::LeaguePreset league;
+  msg::ColourThresholds colours;
   std::optional<DetectionFilter> filter;
   std::optional<OnboardFilter> onboard;
+  std::optional<ImageDetector> detector;   // built from the first image's calibration
+  std::string detector_calibration;        // ... serialized, to notice a new one
   static inline const char* name = "perception";
 };
 
@@ -26,6 +35,8 @@ caf::behavior perception(runtime::ShellActor<PerceptionState>* self, ActorSetup 
   runtime::init_shell(self, st.ctx, setup.shell);
   st.filter.emplace(st.ctx.address.team(), st.ctx.address.robot_id());
   st.onboard.emplace(st.ctx.address.team(), st.ctx.address.robot_id());
+  st.league = setup.match.league();
+  st.colours = setup.match.colour_thresholds();
   runtime::join_directory(self, st.ctx);
   auto send_percept = [self](msg::Percept percept) {
     auto& s = self->state;
@@ -34,6 +45,27 @@ caf::behavior perception(runtime::ShellActor<PerceptionState>* self, ActorSetup 
   };
   return caf::message_handler{
       [self, send_percept](const msg::DetectionFrame& frame) { send_percept(self->state.filter->to_percept(frame)); },
+      [self, send_percept](const msg::CameraImage& image) {
+        auto& s = self->state;
+        const size_t bytes = static_cast<size_t>(image.width()) * image.height() * 3;
+        if (image.width() == 0 || image.height() == 0 || image.bgr().size() != bytes) {
+          throw std::invalid_argument("CameraImage " + std::to_string(image.frame_number()) + ": " +
+                                      std::to_string(image.bgr().size()) + " bytes for " +
+                                      std::to_string(image.width()) + "x" + std::to_string(image.height()) + " BGR");
+        }
+        std::string calibration = image.calibration().SerializeAsString();
+        if (!s.detector || calibration != s.detector_calibration) {
+          s.detector.emplace(s.league, image.calibration(), s.colours);
+          s.detector_calibration = std::move(calibration);
+        }
+        // The detector only reads the pixels; the message keeps them alive.
+        const cv::Mat pixels(static_cast<int>(image.height()), static_cast<int>(image.width()), CV_8UC3,
+                             const_cast<char*>(image.bgr().data()));
+        msg::DetectionFrame frame = s.detector->detect(pixels, image.frame_number(), image.t_capture());
+        frame.set_t_sent(image.t_sent());
+        frame.set_cycle(image.cycle());
+        send_percept(s.filter->to_percept(frame));
+      },
       [self](const msg::Odometry& odometry) { self->state.onboard->on_odometry(odometry); },
       [self, send_percept](const msg::OnboardFrame& frame) { send_percept(self->state.onboard->to_percept(frame)); },
   }

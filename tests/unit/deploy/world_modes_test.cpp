@@ -94,6 +94,29 @@ TEST(WorldModes, SslMatchPlaysToTheEnd) { expect_short_match_finishes("ssl"); }
 
 TEST(WorldModes, MslMatchWithOnboardCamerasPlaysToTheEnd) { expect_short_match_finishes("msl"); }
 
+TEST(WorldModes, PerceptionOnRenderedImagesPlaysTheMatch) {
+  LocalMatchOptions options;
+  options.match = runtime::default_match_config();
+  options.match.set_half_duration(3);
+  options.match.mutable_sim()->set_perception_on_images(true);
+  options.log_path = ::testing::TempDir() + "robocaf_images.rclog";
+  {
+    LocalMatch match{options};
+    ASSERT_EQ(match.wait(), "");
+  }
+  const LogContents log = read_log(options.log_path);
+  EXPECT_EQ(log.last_state.stage(), msg::STAGE_POST_GAME);
+  EXPECT_TRUE(log.detections.empty()) << "perception got images, not simulated detections";
+  // Robots found themselves and the ball in the pixels: they went for it.
+  const auto& first = log.truths.front().truth();
+  const auto& last = log.truths.back().truth();
+  double moved = 0.0;
+  for (int i = 0; i < first.robots_size(); ++i)
+    moved = std::max(moved, std::hypot(last.robots(i).pose().x() - first.robots(i).pose().x(),
+                                       last.robots(i).pose().y() - first.robots(i).pose().y()));
+  EXPECT_GT(moved, 0.2) << "without a self pose from the images no robot would move";
+}
+
 TEST(WorldModes, ManualRefereeCommandThroughTheCoachReachesTheLog) {
   LocalMatchOptions options;
   options.match = runtime::default_match_config();
