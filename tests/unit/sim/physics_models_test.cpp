@@ -1,6 +1,7 @@
 // The physics' motor, ball and robot-error models against closed-form answers
 // (Clockwork Orange, MI20). Every tolerance below comes from the analytic
 // result it checks, so a model that drifts from its paper fails.
+#include "tests/unit/sim/sim_test_helpers.hpp"
 #include "sim/physics.hpp"
 
 #include <gtest/gtest.h>
@@ -15,6 +16,8 @@
 
 namespace robocaf::sim {
 namespace {
+
+using namespace robocaf::sim::testing;
 
 using Eigen::Vector2d;
 
@@ -75,21 +78,6 @@ msg::LeaguePreset big_field(msg::MotorModel model) {
   l.mutable_field()->set_width(40.0);
   l.mutable_robot()->set_motor_model(model);
   return l;
-}
-
-msg::Pose2 pose(double x, double y, double th = 0.0) {
-  msg::Pose2 p;
-  p.set_x(x);
-  p.set_y(y);
-  p.set_theta(th);
-  return p;
-}
-
-msg::RobotCommand wheels(double l, double r) {
-  msg::RobotCommand c;
-  c.mutable_wheels()->set_left(l);
-  c.mutable_wheels()->set_right(r);
-  return c;
 }
 
 Vector2d rot(double th, const Vector2d& v) {
@@ -408,23 +396,12 @@ TEST(PhysicsModels, HeadingNoiseSpreadsTheRobotsPathLikeARandomWalk) {
     // Odometry does not see the noise.
     ASSERT_NEAR(w.odometry(msg::BLUE, 0).pose().y(), 0.0, 1e-9);
   }
-  auto mean = [](const std::vector<double>& v) {
-    double s = 0;
-    for (double x : v) s += x;
-    return s / static_cast<double>(v.size());
-  };
-  auto sd = [&](const std::vector<double>& v) {
-    const double m = mean(v);
-    double s = 0;
-    for (double x : v) s += (x - m) * (x - m);
-    return std::sqrt(s / static_cast<double>(v.size() - 1));
-  };
   // The sample sd of 30 draws is within +-13 % (1 sd) of the truth; the
   // bounds are about 4 of those either side.
-  EXPECT_GE(sd(ys), 0.050);
-  EXPECT_LE(sd(ys), 0.150);
-  EXPECT_GE(sd(ths), 0.5 * sd_th_theory);
-  EXPECT_LE(sd(ths), 1.5 * sd_th_theory);
+  EXPECT_GE(sample_sd(ys), 0.050);
+  EXPECT_LE(sample_sd(ys), 0.150);
+  EXPECT_GE(sample_sd(ths), 0.5 * sd_th_theory);
+  EXPECT_LE(sample_sd(ths), 1.5 * sd_th_theory);
   // Unbiased: means within 4 standard errors of zero.
   EXPECT_LT(std::abs(mean(ths)), 4.0 * sd_th_theory / std::sqrt(double{kSeeds}));
   EXPECT_LT(std::abs(mean(ys)), 4.0 * sd_y_theory / std::sqrt(double{kSeeds}));

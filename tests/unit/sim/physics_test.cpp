@@ -1,3 +1,4 @@
+#include "tests/unit/sim/sim_test_helpers.hpp"
 #include "sim/physics.hpp"
 
 #include <gtest/gtest.h>
@@ -14,6 +15,8 @@
 
 namespace robocaf::sim {
 namespace {
+
+using namespace robocaf::sim::testing;
 
 using Eigen::Vector2d;
 
@@ -56,21 +59,6 @@ msg::LeaguePreset ssl_like() {
   b->set_wall_restitution(0.6);
   b->set_robot_restitution(0.5);
   return l;
-}
-
-msg::Pose2 pose(double x, double y, double th = 0.0) {
-  msg::Pose2 p;
-  p.set_x(x);
-  p.set_y(y);
-  p.set_theta(th);
-  return p;
-}
-
-msg::RobotCommand wheels(double l, double r) {
-  msg::RobotCommand c;
-  c.mutable_wheels()->set_left(l);
-  c.mutable_wheels()->set_right(r);
-  return c;
 }
 
 msg::RobotCommand body(double vx, double vy, double w) {

@@ -5,10 +5,13 @@
 #include <cmath>
 #include <vector>
 
+#include "tests/unit/sim/sim_test_helpers.hpp"
 #include "sim/scenarios.hpp"
 
 namespace robocaf::sim {
 namespace {
+
+using namespace robocaf::sim::testing;
 
 TEST(Scenarios, KickRolldownStopsAfterElevenMetresAndFifteenSeconds) {
   const msg::ScenarioResult r = run_physics_scenario("kick-rolldown", 1);
@@ -27,24 +30,13 @@ TEST(Scenarios, DriveStraightMatchesTheRealRobotWithinItsSpread) {
     distance.push_back(r.metrics().at("distance_mm"));
     drift.push_back(r.metrics().at("drift_mm"));
   }
-  auto mean = [](const std::vector<double>& v) {
-    double s = 0;
-    for (double x : v) s += x;
-    return s / static_cast<double>(v.size());
-  };
-  auto sd = [&](const std::vector<double>& v) {
-    const double m = mean(v);
-    double s = 0;
-    for (double x : v) s += (x - m) * (x - m);
-    return std::sqrt(s / static_cast<double>(v.size() - 1));
-  };
   // Clockwork Orange, real robot, 10 runs: 6946 mm (sd 20) along, 267 mm
   // (sd 92) to the left.
   EXPECT_NEAR(mean(distance), 6946.0, 60.0);
   EXPECT_GT(mean(drift), 267.0 - 92.0);
   EXPECT_LT(mean(drift), 267.0 + 92.0);
-  EXPECT_GT(sd(drift), 30.0) << "noise on the angular velocity spreads the runs sideways";
-  EXPECT_LT(sd(drift), 200.0);
+  EXPECT_GT(sample_sd(drift), 30.0) << "noise on the angular velocity spreads the runs sideways";
+  EXPECT_LT(sample_sd(drift), 200.0);
 }
 
 TEST(Scenarios, SameSeedSameRun) {
