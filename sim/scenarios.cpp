@@ -191,12 +191,10 @@ std::shared_ptr<const ScenarioScript> skill_scenario_script(const std::string& n
     robot.pose.set_theta(0.0);
     script->ball_position.set_x(8.4);
     script->ball_position.set_y(-5.4);
-    script->time_limit = 30.0;
   } else {
     robot.pose.set_x(-3.5);
     robot.pose.set_y(1.5);
     robot.pose.set_theta(name == "ball-to-goal" ? 0.0 : -M_PI / 2);
-    script->time_limit = 30.0;
   }
   script->robots.push_back(robot);
   return script;

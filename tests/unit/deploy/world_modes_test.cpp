@@ -27,6 +27,17 @@ struct LogContents {
   msg::GameState last_state;
 };
 
+// The farthest any robot got from where it stood in the first truth record.
+double farthest_robot_move(const LogContents& log) {
+  const auto& first = log.truths.front().truth();
+  const auto& last = log.truths.back().truth();
+  double moved = 0.0;
+  for (int i = 0; i < first.robots_size(); ++i)
+    moved = std::max(moved, std::hypot(last.robots(i).pose().x() - first.robots(i).pose().x(),
+                                       last.robots(i).pose().y() - first.robots(i).pose().y()));
+  return moved;
+}
+
 LogContents read_log(const std::string& path) {
   LogContents out;
   runtime::GameLogReader reader{path};
@@ -81,13 +92,7 @@ void expect_short_match_finishes(const std::string& preset) {
   ASSERT_FALSE(log.truths.empty());
   EXPECT_EQ(log.truths.back().truth().robots_size(), static_cast<int>(2 * options.match.league().team_size()));
   // Robots moved: someone is away from its kick-off spot by the end.
-  const auto& first = log.truths.front().truth();
-  const auto& last = log.truths.back().truth();
-  double moved = 0.0;
-  for (int i = 0; i < first.robots_size(); ++i)
-    moved = std::max(moved, std::hypot(last.robots(i).pose().x() - first.robots(i).pose().x(),
-                                       last.robots(i).pose().y() - first.robots(i).pose().y()));
-  EXPECT_GT(moved, 0.2);
+  EXPECT_GT(farthest_robot_move(log), 0.2);
 }
 
 TEST(WorldModes, SslMatchPlaysToTheEnd) { expect_short_match_finishes("ssl"); }
@@ -108,13 +113,8 @@ TEST(WorldModes, PerceptionOnRenderedImagesPlaysTheMatch) {
   EXPECT_EQ(log.last_state.stage(), msg::STAGE_POST_GAME);
   EXPECT_TRUE(log.detections.empty()) << "perception got images, not simulated detections";
   // Robots found themselves and the ball in the pixels: they went for it.
-  const auto& first = log.truths.front().truth();
-  const auto& last = log.truths.back().truth();
-  double moved = 0.0;
-  for (int i = 0; i < first.robots_size(); ++i)
-    moved = std::max(moved, std::hypot(last.robots(i).pose().x() - first.robots(i).pose().x(),
-                                       last.robots(i).pose().y() - first.robots(i).pose().y()));
-  EXPECT_GT(moved, 0.2) << "without a self pose from the images no robot would move";
+  ASSERT_FALSE(log.truths.empty());
+  EXPECT_GT(farthest_robot_move(log), 0.2) << "without a self pose from the images no robot would move";
 }
 
 TEST(WorldModes, ManualRefereeCommandThroughTheCoachReachesTheLog) {
