@@ -25,6 +25,10 @@ int covariance_command(const std::vector<std::string>& args);
 /// `robocaf eval-perception`: image perception and world knowledge against ground truth.
 int eval_perception_command(const std::vector<std::string>& args);
 
+
+/// `robocaf tournament --preset P --opponent O --matches N [--jobs J]`: many matches, one table.
+int tournament_command(const std::vector<std::string>& args, const std::string& self_executable);
+
 /// `robocaf launch FILE`: starts and supervises the node processes of a deploy config.
 int launch_command(const std::vector<std::string>& args, const std::string& self_executable);
 

@@ -22,7 +22,8 @@ const char* kUsage =
     "  render  draw a match from its game log (PNG frames or a video)\n"
     "  scenario  run a named, scripted situation over seeds (--list shows them)\n"
     "  covariance  measurement covariance of a still object from a game log\n"
-    "  eval-perception  image perception and world knowledge against ground truth\n";
+    "  eval-perception  image perception and world knowledge against ground truth\n"
+    "  tournament  many matches against a baseline opponent (chaser, wall), with a result table\n";
 
 std::string self_executable(const char* argv0) {
   std::error_code error;
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
   try {
     if (command == "match") return deploy::match_command(args);
     if (command == "node") return deploy::node_command(args);
+    if (command == "tournament") return deploy::tournament_command(args, self_executable(argv[0]));
     if (command == "launch") return deploy::launch_command(args, self_executable(argv[0]));
     if (command == "render") return deploy::render_command(args);
     if (command == "scenario") return deploy::scenario_command(args);

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <sstream>
 #include <tuple>
@@ -341,6 +342,38 @@ msg::MatchConfig preset_match_config(const std::string& name) {
   std::string known;
   for (const auto& p : kPresets) known += std::string(known.empty() ? "" : ", ") + p.name;
   throw ConfigError("unknown preset '" + name + "' (known: " + known + ")");
+}
+
+namespace {
+constexpr EmbeddedPreset kTeams[] = {
+    {"default", embedded::kTeamDefaultConfig},
+    {"chaser", embedded::kTeamChaserConfig},
+    {"wall", embedded::kTeamWallConfig},
+};
+}  // namespace
+
+std::vector<std::string> team_names() {
+  std::vector<std::string> names;
+  for (const auto& t : kTeams) names.emplace_back(t.name);
+  return names;
+}
+
+msg::TeamConfig team_config(const std::string& name_or_path) {
+  msg::TeamConfig team;
+  for (const auto& t : kTeams) {
+    if (name_or_path == t.name) {
+      parse_text_config(t.text, "<embedded>/configs/teams/" + name_or_path + ".pbtxt", team);
+      return team;
+    }
+  }
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(name_or_path, error)) {
+    std::string known;
+    for (const auto& t : kTeams) known += std::string(known.empty() ? "" : ", ") + t.name;
+    throw ConfigError("unknown team '" + name_or_path + "': neither a shipped team (" + known + ") nor a TeamConfig file");
+  }
+  load_text_config(name_or_path, team);
+  return team;
 }
 
 }  // namespace robocaf::runtime

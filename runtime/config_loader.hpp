@@ -52,4 +52,12 @@ std::vector<std::string> preset_names();
 /// the known presets for an unknown name.
 msg::MatchConfig preset_match_config(const std::string& name);
 
+/// Names of the embedded team configs (configs/teams/): "default", "chaser", "wall".
+std::vector<std::string> team_names();
+
+/// A team: the embedded configs/teams/<name_or_path>.pbtxt when it names one,
+/// else the TeamConfig file at that path. Throws ConfigError naming the known
+/// teams when it is neither.
+msg::TeamConfig team_config(const std::string& name_or_path);
+
 }  // namespace robocaf::runtime

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <limits>
 #include <optional>
+#include <set>
+#include <tuple>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -94,6 +96,45 @@ class ShotDetector {
   uint32_t shots_[3] = {0, 0, 0};
 };
 
+// Onsets of contact between teammates, from consecutive truth samples. A
+// pair in contact counts again only after it has been apart by more than
+// kRelease: robots resting against each other jitter by a millimetre, and
+// that is one contact, not one per jitter.
+class OwnCollisionCounter {
+ public:
+  explicit OwnCollisionCounter(const msg::MatchConfig& config)
+      : contact_distance_(2.0 * config.league().robot().radius() + kContactSlack) {}
+
+  void add(const msg::WorldTruth& truth) {
+    const auto& robots = truth.robots();
+    for (int i = 0; i < robots.size(); ++i)
+      for (int j = i + 1; j < robots.size(); ++j) {
+        const auto& a = robots[i];
+        const auto& b = robots[j];
+        if (a.team() != b.team() || (a.team() != msg::BLUE && a.team() != msg::YELLOW)) continue;
+        const double d = std::hypot(a.pose().x() - b.pose().x(), a.pose().y() - b.pose().y());
+        const auto key = std::make_tuple(static_cast<int>(a.team()), std::min(a.robot_id(), b.robot_id()),
+                                         std::max(a.robot_id(), b.robot_id()));
+        if (d < contact_distance_) {
+          if (touching_.insert(key).second) ++collisions_[a.team()];
+        } else if (d > contact_distance_ + kRelease) {
+          touching_.erase(key);
+        }
+      }
+  }
+
+  uint32_t collisions(msg::Team team) const { return collisions_[team]; }
+
+ private:
+  // Robots placed side by side are 2r apart plus the physics' separation;
+  // only closer than this is a contact.
+  static constexpr double kContactSlack = 0.002;
+  static constexpr double kRelease = 0.01;
+  double contact_distance_;
+  std::set<std::tuple<int, uint32_t, uint32_t>> touching_;
+  uint32_t collisions_[3] = {0, 0, 0};
+};
+
 }  // namespace
 
 MatchSummary summarize_log(const std::string& path) {
@@ -104,6 +145,7 @@ MatchSummary summarize_log(const std::string& path) {
   if (!config.yellow().name().empty()) s.yellow_name = config.yellow().name();
 
   ShotDetector detector(config);
+  OwnCollisionCounter own_collisions(config);
   uint32_t referee_shots[3] = {0, 0, 0};
   bool any_referee_shot = false;
   uint64_t possession[3] = {0, 0, 0};
@@ -119,6 +161,9 @@ MatchSummary summarize_log(const std::string& path) {
           s.goals.push_back({e.t(), e.team(), e.robot_id()});
           if (e.team() == msg::BLUE) ++s.score_blue;
           if (e.team() == msg::YELLOW) ++s.score_yellow;
+        } else if (e.kind() == msg::REF_EVENT_REPOSITION) {
+          if (e.team() == msg::BLUE) ++s.illegal_restart_positions_blue;
+          if (e.team() == msg::YELLOW) ++s.illegal_restart_positions_yellow;
         } else if (e.kind() == msg::REF_EVENT_MATCH_END) {
           s.finished = true;
         } else if (e.kind() == msg::REF_EVENT_SHOT) {
@@ -134,6 +179,7 @@ MatchSummary summarize_log(const std::string& path) {
         const auto& truth = record.truth();
         if (auto team = nearest_team(truth)) ++possession[*team];
         detector.add(truth, record.t());
+        own_collisions.add(truth);
         break;
       }
       default:
@@ -145,6 +191,8 @@ MatchSummary summarize_log(const std::string& path) {
   s.possession_samples = possession[msg::BLUE] + possession[msg::YELLOW];
   if (s.possession_samples > 0)
     s.possession_blue = static_cast<double>(possession[msg::BLUE]) / static_cast<double>(s.possession_samples);
+  s.own_collisions_blue = own_collisions.collisions(msg::BLUE);
+  s.own_collisions_yellow = own_collisions.collisions(msg::YELLOW);
   s.shots_from_referee = any_referee_shot;
   s.shots_blue = any_referee_shot ? referee_shots[msg::BLUE] : detector.shots(msg::BLUE);
   s.shots_yellow = any_referee_shot ? referee_shots[msg::YELLOW] : detector.shots(msg::YELLOW);
@@ -166,6 +214,9 @@ std::string summary_json(const MatchSummary& s, const SummaryExtras& extras, int
     j["possession"] = {{"blue", s.possession_blue}, {"yellow", 1.0 - s.possession_blue}};
   else
     j["possession"] = nullptr;
+  j["own_collisions"] = {{"blue", s.own_collisions_blue}, {"yellow", s.own_collisions_yellow}};
+  j["illegal_restart_positions"] = {{"blue", s.illegal_restart_positions_blue},
+                                    {"yellow", s.illegal_restart_positions_yellow}};
   j["sim_seconds"] = s.sim_seconds;
   j["finished"] = s.finished;
   j["log_truncated"] = s.log_truncated;
@@ -200,6 +251,9 @@ std::string format_result_table(const MatchSummary& s) {
     row("possession", percent(s.possession_blue), percent(1 - s.possession_blue));
   else
     row("possession", "-", "-");
+  row("own contacts", std::to_string(s.own_collisions_blue), std::to_string(s.own_collisions_yellow));
+  row("repositioned", std::to_string(s.illegal_restart_positions_blue),
+      std::to_string(s.illegal_restart_positions_yellow));
   if (!s.goals.empty()) {
     out += "goals:";
     for (size_t i = 0; i < s.goals.size(); ++i) {

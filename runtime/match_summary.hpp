@@ -32,6 +32,15 @@ struct MatchSummary {
   /// only when possession_samples > 0.
   double possession_blue = 0;
   uint64_t possession_samples = 0;
+  /// Contacts between two robots of the same team: their centres coming
+  /// within two radii (plus 2 mm) in a WorldTruth sample; a pair counts again
+  /// only after it has been more than 1 cm farther apart than that.
+  uint32_t own_collisions_blue = 0;
+  uint32_t own_collisions_yellow = 0;
+  /// REF_EVENT_REPOSITION events: a robot of the team was out of its legal
+  /// place when the referee restarted play and had to be moved.
+  uint32_t illegal_restart_positions_blue = 0;
+  uint32_t illegal_restart_positions_yellow = 0;
   double sim_seconds = 0;                         // time of the last record
   bool finished = false;                          // a REF_EVENT_MATCH_END was logged
   bool log_truncated = false;                     // the log's last record was cut short
@@ -52,6 +61,7 @@ struct MatchSummary {
 ///   team of the robot nearest the ball; a ball heading into the team's own goal
 ///   is not a shot. Sides follow GameState.blue_on_positive_side (default:
 ///   blue defends -x). A team's shots count once per 0.5 s.
+/// - own collisions and illegal restart positions: see the fields above.
 MatchSummary summarize_log(const std::string& path);
 
 /// Extra top-level entries for summary_json, added by the caller (wall time,
@@ -68,6 +78,8 @@ struct SummaryExtras {
 ///    "goals": [{"t": 12.3, "team": "blue", "robot_id": 3}, ...],
 ///    "shots": {"blue": 5, "yellow": 3, "source": "referee"|"ball_motion"},
 ///    "possession": {"blue": 0.55, "yellow": 0.45} (null when no samples),
+///    "own_collisions": {"blue": 0, "yellow": 3},
+///    "illegal_restart_positions": {"blue": 0, "yellow": 1},
 ///    "sim_seconds": 600.0, "finished": true, "log_truncated": false,
 ///    "teams": {"blue": "<name>", "yellow": "<name>"},
 ///    ...extras}

@@ -21,7 +21,8 @@ struct Known {
 
 }  // namespace
 
-RoleAssigner::RoleAssigner(const msg::LeaguePreset& league) : league_(league) {}
+RoleAssigner::RoleAssigner(const msg::LeaguePreset& league, msg::TeamStrategy strategy)
+    : league_(league), strategy_(strategy) {}
 
 void RoleAssigner::reset() {
   keeper_.reset();
@@ -106,6 +107,11 @@ std::vector<msg::RoleEntry> RoleAssigner::assign(const std::vector<msg::WorldEst
     pool.erase(std::find(pool.begin(), pool.end(), id));
   };
 
+  if (strategy_ == msg::STRATEGY_CHASER) {
+    for (uint32_t id : ids) roles[id] = msg::ROLE_ATTACKER;
+    pool.clear();
+  }
+
   // Keeper.
   if (!pool.empty()) {
     const bool keep = keeper_ && std::count(pool.begin(), pool.end(), *keeper_);
@@ -116,8 +122,8 @@ std::vector<msg::RoleEntry> RoleAssigner::assign(const std::vector<msg::WorldEst
     keeper_.reset();
   }
 
-  // Attacker.
-  if (!pool.empty()) {
+  // Attacker (the wall has none).
+  if (!pool.empty() && strategy_ != msg::STRATEGY_WALL) {
     auto cost = [&](uint32_t id) {
       const Known* k = position(id);
       return k ? attack_cost(k->x, k->y, bx, by, attack_positive_x) : kInf;
@@ -138,7 +144,9 @@ std::vector<msg::RoleEntry> RoleAssigner::assign(const std::vector<msg::WorldEst
   // Defenders, then supporters.
   // One defender; supporters get the rest (a second defender only from four
   // field robots left on): a team crowding its own goal does not score.
-  const size_t defenders = pool.empty() ? 0 : std::max<size_t>(1, pool.size() / 2);
+  const size_t defenders = pool.empty()                     ? 0
+                           : strategy_ == msg::STRATEGY_WALL ? pool.size()
+                                                             : std::max<size_t>(1, pool.size() / 2);
   auto defend_score = [&](uint32_t id) { return goal_distance(id) - (defenders_.count(id) ? kDefenderBonus : 0.0); };
   const std::vector<uint32_t> ranked = best_of(pool, defend_score);
   defenders_.clear();
@@ -151,11 +159,30 @@ std::vector<msg::RoleEntry> RoleAssigner::assign(const std::vector<msg::WorldEst
     }
   }
 
+  // Places within a role: defenders right to left seen from the own goal
+  // (left of a robot facing the opponent goal is +y when attacking +x), by
+  // where they stand; the rest by id.
+  const double left_sign = attack_positive_x ? 1.0 : -1.0;
+  auto lateral = [&](uint32_t id) {
+    const Known* k = position(id);
+    return k ? left_sign * k->y : 0.0;
+  };
+  std::map<msg::Role, std::vector<uint32_t>> by_role;
+  for (const auto& [id, role] : roles) by_role[role].push_back(id);
+  std::map<uint32_t, std::pair<uint32_t, uint32_t>> places;  // id -> (index, count)
+  for (auto& [role, members] : by_role) {
+    if (role == msg::ROLE_DEFENDER) members = best_of(members, lateral);
+    for (size_t i = 0; i < members.size(); ++i)
+      places[members[i]] = {static_cast<uint32_t>(i), static_cast<uint32_t>(members.size())};
+  }
+
   std::vector<msg::RoleEntry> out;
   for (const auto& [id, role] : roles) {
     msg::RoleEntry e;
     e.set_robot_id(id);
     e.set_role(role);
+    e.set_role_index(places[id].first);
+    e.set_role_count(places[id].second);
     out.push_back(e);
   }
   return out;

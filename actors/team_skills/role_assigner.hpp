@@ -13,9 +13,12 @@
 
 namespace robocaf::actors {
 
-/// Assigns one keeper, one attacker and splits the rest into defenders and
-/// supporters: at least one defender, half the rest rounded down when more
-/// are left (3 left -> 1 defender, 2 supporters; 4 left -> 2 and 2).
+/// Assigns roles by the team's strategy (msg::TeamStrategy).
+///
+/// STRATEGY_DEFAULT: one keeper, one attacker, and the rest split into
+/// defenders and supporters: at least one defender, half the rest rounded
+/// down when more are left (3 left -> 1 defender, 2 supporters; 4 left -> 2
+/// and 2).
 ///
 /// Keeper: sticky; a new one is the robot nearest its own goal. Attacker: the
 /// lowest cost to reach the point behind the ball on the line from the
@@ -24,9 +27,19 @@ namespace robocaf::actors {
 /// by more than 0.1 m. Defenders: the robots nearest the own goal, current ones
 /// with a 0.1 m bonus. Ties go to the lower id. With fewer robots the order of
 /// priority is keeper, attacker, defender, supporter.
+///
+/// The baseline opponents (configs/teams/) use the same player skills with
+/// simpler rules: STRATEGY_CHASER makes every robot an attacker (all chase the
+/// ball and push it goalwards); STRATEGY_WALL keeps the keeper and makes every
+/// other robot a defender (a wall before the goal).
+///
+/// Every entry carries its place among the robots with the same role
+/// (role_index of role_count): defenders are numbered right to left as seen
+/// from their own goal, by where they stand, so a wall's slots do not make
+/// its robots cross; other roles by id.
 class RoleAssigner {
  public:
-  explicit RoleAssigner(const msg::LeaguePreset& league);
+  explicit RoleAssigner(const msg::LeaguePreset& league, msg::TeamStrategy strategy = msg::STRATEGY_DEFAULT);
 
   /// `robot_estimates`: each robot's latest WorldEstimate (any order, may be
   /// stale or missing for some robots). A robot's position is its own `self`
@@ -45,6 +58,7 @@ class RoleAssigner {
 
  private:
   msg::LeaguePreset league_;
+  msg::TeamStrategy strategy_;
   std::optional<uint32_t> keeper_;
   std::optional<uint32_t> attacker_;
   std::set<uint32_t> defenders_;

@@ -26,7 +26,9 @@ struct TeamSkillsState {
 caf::behavior team_skills(runtime::ShellActor<TeamSkillsState>* self, ActorSetup setup) {
   auto& st = self->state;
   runtime::init_shell(self, st.ctx, setup.shell);
-  st.assigner.emplace(setup.match.league());
+  const msg::TeamConfig& team_config =
+      setup.shell.address.team() == msg::YELLOW ? setup.match.yellow() : setup.match.blue();
+  st.assigner.emplace(setup.match.league(), team_config.strategy());
   runtime::join_directory(self, st.ctx);
   return caf::message_handler{
       [self](const msg::CoachCommand& coach) {
@@ -46,6 +48,8 @@ caf::behavior team_skills(runtime::ShellActor<TeamSkillsState>* self, ActorSetup
           instruction.set_cycle(cycle);
           instruction.set_t(coach.t());
           instruction.set_role(entry.role());
+          instruction.set_role_index(entry.role_index());
+          instruction.set_role_count(entry.role_count());
           instruction.set_directive(coach.directive());
           instruction.set_attack_positive_x(coach.attack_positive_x());
           instruction.set_we_kick_off(coach.we_kick_off());

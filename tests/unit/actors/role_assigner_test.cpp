@@ -167,3 +167,63 @@ TEST(RoleAssigner, SixRobotsSplitEvenly) {
 
 }  // namespace
 }  // namespace robocaf::actors
+
+namespace robocaf::actors {
+namespace {
+
+TEST(RoleAssignerStrategies, ChaserMakesEveryRobotAnAttacker) {
+  RoleAssigner assigner(mirosot(), msg::STRATEGY_CHASER);
+  const std::map<uint32_t, Pos> robots{{1, {0.3, 0.3}}, {2, {-1.0, 0.05}}, {3, {-0.2, 0.0}}, {4, {-0.6, 0.3}},
+                                       {5, {0.5, -0.4}}};
+  const auto entries = assigner.assign(estimates(robots, {0.0, 0.0}), kFive, true);
+  ASSERT_EQ(entries.size(), 5u);
+  EXPECT_EQ(count(as_map(entries), msg::ROLE_ATTACKER), 5);
+  for (const auto& e : entries) {
+    EXPECT_EQ(e.role_count(), 5u);
+    EXPECT_EQ(e.role_index(), e.robot_id() - 1);  // by id
+  }
+}
+
+TEST(RoleAssignerStrategies, WallKeepsAKeeperAndNumbersDefendersRightToLeftFromTheGoal) {
+  RoleAssigner assigner(mirosot(), msg::STRATEGY_WALL);
+  // Robot 2 is nearest the own goal at -x: keeper. The others' lateral order
+  // seen from that goal (left = +y when attacking +x): 4 (y -0.5), 1, 5, 3 (y 0.6).
+  const std::map<uint32_t, Pos> robots{{1, {0.3, -0.1}}, {2, {-1.0, 0.05}}, {3, {-0.2, 0.6}}, {4, {-0.6, -0.5}},
+                                       {5, {0.5, 0.2}}};
+  auto entries = assigner.assign(estimates(robots, {0.4, 0.0}), kFive, true);
+  auto roles = as_map(entries);
+  EXPECT_EQ(roles[2], msg::ROLE_KEEPER);
+  EXPECT_EQ(count(roles, msg::ROLE_DEFENDER), 4);
+  EXPECT_EQ(count(roles, msg::ROLE_ATTACKER), 0);
+  std::map<uint32_t, uint32_t> index;
+  for (const auto& e : entries)
+    if (e.role() == msg::ROLE_DEFENDER) {
+      EXPECT_EQ(e.role_count(), 4u);
+      index[e.robot_id()] = e.role_index();
+    }
+  EXPECT_EQ(index, (std::map<uint32_t, uint32_t>{{4, 0}, {1, 1}, {5, 2}, {3, 3}}));
+  // Attacking -x the goal is at +x and the same robots read left to right:
+  // the order reverses (the keeper stays: keepers are sticky).
+  entries = assigner.assign(estimates(robots, {0.4, 0.0}), kFive, false);
+  index.clear();
+  for (const auto& e : entries)
+    if (e.role() == msg::ROLE_DEFENDER) index[e.robot_id()] = e.role_index();
+  EXPECT_EQ(index, (std::map<uint32_t, uint32_t>{{4, 3}, {1, 2}, {5, 1}, {3, 0}}));
+}
+
+TEST(RoleAssignerStrategies, DefaultStrategyGivesEveryRoleItsOwnCount) {
+  RoleAssigner assigner(mirosot());
+  const std::map<uint32_t, Pos> robots{{1, {0.3, 0.3}}, {2, {-1.0, 0.05}}, {3, {-0.2, 0.0}}, {4, {-0.6, 0.3}},
+                                       {5, {0.5, -0.4}}, {6, {-0.7, -0.3}}};
+  const auto entries = assigner.assign(estimates(robots, {0.0, 0.0}), {1, 2, 3, 4, 5, 6}, true);
+  std::map<msg::Role, uint32_t> seen;
+  for (const auto& e : entries) {
+    ++seen[e.role()];
+    EXPECT_LT(e.role_index(), e.role_count());
+  }
+  for (const auto& e : entries) EXPECT_EQ(e.role_count(), seen[e.role()]) << e.robot_id();
+  EXPECT_EQ(seen[msg::ROLE_DEFENDER], 2u);
+}
+
+}  // namespace
+}  // namespace robocaf::actors

@@ -179,5 +179,22 @@ TEST_F(ConfigLoaderTest, UnsetFieldPointsAtItsEnclosingBlock) {
   EXPECT_EQ(what.rfind(path + ":5:1: sim.physics_step must be > 0", 0), 0u) << what;
 }
 
+TEST_F(ConfigLoaderTest, ShippedTeamsAndTeamFiles) {
+  for (const auto& name : team_names()) {
+    msg::TeamConfig from_file;
+    load_text_config(std::string(ROBOCAF_SOURCE_DIR) + "/configs/teams/" + name + ".pbtxt", from_file);
+    EXPECT_EQ(team_config(name).SerializeAsString(), from_file.SerializeAsString()) << name;
+  }
+  EXPECT_EQ(team_config("chaser").strategy(), msg::STRATEGY_CHASER);
+  EXPECT_EQ(team_config("wall").strategy(), msg::STRATEGY_WALL);
+  EXPECT_EQ(team_config(write("mine.pbtxt", "name: \"mine\" strategy: STRATEGY_WALL\n")).name(), "mine");
+  auto what = error_of([&] { team_config("nobody"); });
+  EXPECT_NE(what.find("unknown team 'nobody'"), std::string::npos) << what;
+  EXPECT_NE(what.find("chaser"), std::string::npos) << what;
+  auto bad = write("bad_team.pbtxt", "name: \"x\"\nstrategy: STRATEGY_SPRINT\n");
+  what = error_of([&] { team_config(bad); });
+  EXPECT_EQ(what.rfind(bad + ":2:11:", 0), 0u) << what;
+}
+
 }  // namespace
 }  // namespace robocaf::runtime

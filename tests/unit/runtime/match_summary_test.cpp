@@ -6,6 +6,8 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -69,6 +71,23 @@ class LogBuilder {
     r.set_t(t);
     r.mutable_game_state()->set_t(t);
     r.mutable_game_state()->set_blue_on_positive_side(blue_on_positive_side);
+    writer_->append(r);
+  }
+
+  // Robots at the given (team, id, x, y); the ball at rest far away.
+  void robots(double t, const std::vector<std::tuple<msg::Team, uint32_t, double, double>>& robots) {
+    msg::LogRecord r;
+    r.set_t(t);
+    auto* w = r.mutable_truth();
+    w->set_t(t);
+    w->mutable_ball_position()->set_x(0.9);
+    for (const auto& [team, id, x, y] : robots) {
+      auto* robot = w->add_robots();
+      robot->set_team(team);
+      robot->set_robot_id(id);
+      robot->mutable_pose()->set_x(x);
+      robot->mutable_pose()->set_y(y);
+    }
     writer_->append(r);
   }
 
@@ -137,6 +156,38 @@ TEST_F(MatchSummaryTest, ScoreGoalsPossessionAndDetectedShots) {
   // 30 + 3 + 2 blue samples (kicks) vs 10 + 2 + 2 yellow.
   EXPECT_EQ(s.possession_samples, 49u);
   EXPECT_NEAR(s.possession_blue, 35.0 / 49.0, 1e-12);
+}
+
+TEST_F(MatchSummaryTest, CountsContactOnsetsBetweenTeammatesAndRepositionsPerTeam) {
+  auto file = path("contacts.rcaflog");
+  LogBuilder log(file);
+  const double touching = 2 * 0.0375;  // MiroSot robots: radius 37.5 mm
+  // Blue 1 and 2 touch for three samples: one contact, not three.
+  log.robots(0.02, {{msg::BLUE, 1, 0.0, 0.0}, {msg::BLUE, 2, 0.5, 0.0}});
+  for (int i = 0; i < 3; ++i) log.robots(0.04 + 0.02 * i, {{msg::BLUE, 1, 0.0, 0.0}, {msg::BLUE, 2, touching, 0.0}});
+  // Jitter of a few millimetres while resting against each other is the same contact.
+  log.robots(0.09, {{msg::BLUE, 1, 0.0, 0.0}, {msg::BLUE, 2, touching + 0.005, 0.0}});
+  log.robots(0.095, {{msg::BLUE, 1, 0.0, 0.0}, {msg::BLUE, 2, touching + 0.001, 0.0}});
+  // They part, then touch again: a second contact.
+  log.robots(0.10, {{msg::BLUE, 1, 0.0, 0.0}, {msg::BLUE, 2, 0.2, 0.0}});
+  log.robots(0.12, {{msg::BLUE, 1, 0.0, 0.0}, {msg::BLUE, 2, 0.0, touching - 0.01}});
+  // Resting side by side a hair apart is no contact; touching an opponent is not an own collision.
+  log.robots(0.13, {{msg::BLUE, 1, 0.0, 0.0}, {msg::BLUE, 2, 0.0, 0.3}});
+  log.robots(0.14, {{msg::BLUE, 1, 0.0, 0.0}, {msg::BLUE, 2, 0.0, touching + 0.003}, {msg::YELLOW, 1, touching, 0.0}});
+  // Yellow 2 touches yellow 3 and yellow 4 at once: two contacts.
+  log.robots(0.16, {{msg::YELLOW, 2, 0.5, 0.5}, {msg::YELLOW, 3, 0.5 + touching, 0.5}, {msg::YELLOW, 4, 0.5, 0.5 - touching}});
+  log.referee(1, msg::REF_EVENT_REPOSITION, msg::YELLOW, 2);
+  log.referee(1, msg::REF_EVENT_REPOSITION, msg::YELLOW, 3);
+  log.referee(1, msg::REF_EVENT_REPOSITION, msg::TEAM_UNSPECIFIED, 0);  // the ball
+  log.close();
+  auto s = summarize_log(file);
+  EXPECT_EQ(s.own_collisions_blue, 2u);
+  EXPECT_EQ(s.own_collisions_yellow, 2u);
+  EXPECT_EQ(s.illegal_restart_positions_blue, 0u);
+  EXPECT_EQ(s.illegal_restart_positions_yellow, 2u);
+  const auto j = nlohmann::json::parse(summary_json(s));
+  EXPECT_EQ(j["own_collisions"]["blue"].get<int>(), 2);
+  EXPECT_EQ(j["illegal_restart_positions"]["yellow"].get<int>(), 2);
 }
 
 TEST_F(MatchSummaryTest, RefereeShotEventsTakePrecedence) {
