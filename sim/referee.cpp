@@ -813,7 +813,7 @@ void Referee::free_ball(Physics& world, double t, Events& ev) {
     world.place_robot(k.team, k.id, p);
     const msg::Pose2 placed = world.robot_pose(k.team, k.id);
     const Vector2d to(placed.x(), placed.y());
-    add_event(ev, t, msg::REF_EVENT_REPOSITION, k.team, k.id,
+    add_event(ev, t, msg::REF_EVENT_SPOT_CLEARED, k.team, k.id,
               team_str(k.team) + " " + std::to_string(k.id) + " on the free-ball spot: moved from " +
                   fmt(from) + " to " + fmt(to));
   }
@@ -862,7 +862,7 @@ void Referee::move_robots_off_ball(const Vector2d& spot, const std::string& wher
     p.set_x(to.x());
     p.set_y(to.y());
     world.place_robot(keys[i].team, keys[i].id, p);
-    add_event(ev, t, msg::REF_EVENT_REPOSITION, keys[i].team, keys[i].id,
+    add_event(ev, t, msg::REF_EVENT_SPOT_CLEARED, keys[i].team, keys[i].id,
               robot_str(keys[i].team, keys[i].id) + " " + where + ": moved from " + fmt(from) + " to " +
                   fmt(to));
   }

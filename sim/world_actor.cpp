@@ -167,7 +167,8 @@ void finish(Self* self) {
 void log_events(Self* self, const std::vector<msg::RefereeEvent>& events, double t) {
   for (const msg::RefereeEvent& event : events) {
     log_record(self, [&](msg::LogRecord& r) { *r.mutable_referee() = event; });
-    if (event.kind() != msg::REF_EVENT_SHOT && event.kind() != msg::REF_EVENT_REPOSITION) {
+    if (event.kind() != msg::REF_EVENT_SHOT && event.kind() != msg::REF_EVENT_REPOSITION &&
+        event.kind() != msg::REF_EVENT_SPOT_CLEARED) {
       std::ostringstream line;
       line.precision(1);
       line << std::fixed << "[" << t << " s] " << event.reason();

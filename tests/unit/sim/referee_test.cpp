@@ -320,7 +320,9 @@ TEST(Referee, FreeBallMovesRobotsOffTheSpot) {
   m.world.place_ball({0.3, 0.2});
   const auto ev = m.run_until(12.02);
   ASSERT_EQ(of_kind(ev, msg::REF_EVENT_STALEMATE).size(), 1u);
-  const auto moved = of_kind(ev, msg::REF_EVENT_REPOSITION);
+  // Standing on the spot is no illegal position: the robot is moved aside, not repositioned.
+  EXPECT_TRUE(of_kind(ev, msg::REF_EVENT_REPOSITION).empty());
+  const auto moved = of_kind(ev, msg::REF_EVENT_SPOT_CLEARED);
   ASSERT_EQ(moved.size(), 1u);
   EXPECT_EQ(moved[0].team(), msg::YELLOW);
   EXPECT_EQ(moved[0].robot_id(), 3u);
