@@ -25,6 +25,8 @@ int covariance_command(const std::vector<std::string>& args);
 /// `robocaf eval-perception`: image perception and world knowledge against ground truth.
 int eval_perception_command(const std::vector<std::string>& args);
 
+/// `robocaf calibrate IMAGE --out FILE`: the overhead camera's calibration from field lines or a checkerboard.
+int calibrate_command(const std::vector<std::string>& args);
 
 /// `robocaf tournament --preset P --opponent O --matches N [--jobs J]`: many matches, one table.
 int tournament_command(const std::vector<std::string>& args, const std::string& self_executable);

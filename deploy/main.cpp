@@ -23,6 +23,7 @@ const char* kUsage =
     "  scenario  run a named, scripted situation over seeds (--list shows them)\n"
     "  covariance  measurement covariance of a still object from a game log\n"
     "  eval-perception  image perception and world knowledge against ground truth\n"
+    "  calibrate  estimate the overhead camera's calibration from an image of the field\n"
     "  tournament  many matches against a baseline opponent (chaser, wall), with a result table\n";
 
 std::string self_executable(const char* argv0) {
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
     if (command == "scenario") return deploy::scenario_command(args);
     if (command == "covariance") return deploy::covariance_command(args);
     if (command == "eval-perception") return deploy::eval_perception_command(args);
+    if (command == "calibrate") return deploy::calibrate_command(args);
     if (command == "--help" || command == "help") {
       std::cout << kUsage;
       return 0;
