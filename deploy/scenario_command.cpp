@@ -2,6 +2,7 @@
 // table and a summary JSON.
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -76,6 +77,7 @@ int scenario_command(const std::vector<std::string>& args) {
   if (seeds == 0) throw UsageError("--seeds must be at least 1");
   const uint64_t first = arguments.unsigned_number("first-seed").value_or(1);
   const std::string log_dir = arguments.value("log-dir").value_or("");
+  if (!log_dir.empty()) std::filesystem::create_directories(log_dir);
 
   std::cout << "robocaf scenario " << name << ": " << info->description << '\n';
   std::vector<msg::ScenarioResult> results;

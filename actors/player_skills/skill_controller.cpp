@@ -479,6 +479,36 @@ SkillController::Vel SkillController::defender(const Pose& self, const msg::Worl
   return go_to_pose(self, tx, ty, angle_of(b - V(self.x, self.y)), false);
 }
 
+SkillController::Vel SkillController::wall_defender(const Pose& self, const msg::WorldEstimate& world,
+                                                    bool attack_positive_x, uint32_t index, uint32_t count) {
+  const auto& f = league_.field();
+  const double a = attack_positive_x ? 1.0 : -1.0;
+  const double r = league_.robot().radius();
+  const V b(world.ball().position().x(), world.ball().position().y());
+  const V own(-a * 0.5 * f.length(), 0.0);
+  // The goal area grown by a robot and a margin: the wall stands on its edge,
+  // where the ray from the goal centre to the ball leaves it, so it covers the
+  // goal from the ball while staying out of the keeper's area.
+  const double margin = r + 0.02;
+  const double depth = f.goal_area_depth() + margin;
+  const double half_width = 0.5 * std::max(f.goal_area_width(), f.goal_width()) + margin;
+  V u = unit_or(b - own, V(a, 0.0));
+  if (a * u.x() < 0.15) u = unit_or(V(a * 0.15, u.y()), V(a, 0.0));  // never along the goal line
+  const double exit = std::min(depth / std::abs(u.x()), std::abs(u.y()) > 1e-9 ? half_width / std::abs(u.y()) : 1e9);
+  const V centre = own + u * exit;
+  // Slots across the ray, right to left seen from the goal, a robot and a gap apart.
+  const V left(-u.y(), u.x());
+  const double spacing = 2.0 * r + 0.01;
+  V T = centre + left * ((static_cast<double>(index) - 0.5 * (static_cast<double>(count) - 1.0)) * spacing);
+  // A slot that fell back into the grown area moves out along the ray.
+  const double dx = a * (T.x() - own.x());
+  if (dx < depth && std::abs(T.y()) < half_width) T += u * std::min(depth - dx, half_width - std::abs(T.y()));
+  double tx = T.x(), ty = T.y();
+  clamp_to_field(tx, ty);
+  avoid_ball(self, b.x(), b.y(), tx, ty);
+  return go_to_pose(self, tx, ty, angle_of(b - V(self.x, self.y)), false);
+}
+
 SkillController::Vel SkillController::supporter(const Pose& self, const msg::WorldEstimate& world,
                                                 bool attack_positive_x) {
   const auto& f = league_.field();
@@ -514,6 +544,82 @@ SkillController::Vel SkillController::supporter(const Pose& self, const msg::Wor
   return go_to_pose(self, tx, ty, angle_of(b - V(self.x, self.y)), false);
 }
 
+// --- safety search -------------------------------------------------------------------
+
+void SkillController::apply_safety_search(const msg::WorldEstimate& world, double period, Vel& v) {
+  if (!world.has_self()) return;
+  const auto& robot = league_.robot();
+  // The step the command will act for: the time between successive calls,
+  // unless that is missing or implausible (first call, a pause, a restart).
+  const double dt = period >= 1e-3 && period <= 0.1 ? period : 0.02;
+  const auto& me = world.self();
+  const double theta = me.pose().theta();
+  const V heading(std::cos(theta), std::sin(theta)), left(-std::sin(theta), std::cos(theta));
+  const V velocity(me.velocity().x(), me.velocity().y());
+
+  DssRobot self;
+  self.position = V(me.pose().x(), me.pose().y());
+  self.velocity = velocity;
+  // What the skills ask for, as a field-frame acceleration over the step.
+  const V commanded = heading * v.vx + left * (omni_ ? v.vy : 0.0);
+  self.desired_acceleration = (commanded - velocity) / dt;
+  self.max_acceleration = limit_or(robot.max_acceleration(), 3.0);
+  self.max_deceleration = limit_or(robot.max_deceleration(), 3.0);
+  self.radius = robot.radius();
+  if (!omni_) self.drive_axis = heading;  // a differential robot can only change its forward speed
+
+  // Teammates that could meet the robot before both have stopped: a few radii
+  // plus both stopping distances (the robot at most speeding up for a step).
+  auto stopping = [&](double speed) { return speed * speed / (2.0 * self.max_deceleration); };
+  const double own_speed = velocity.norm() + self.max_acceleration * dt;
+  const double own_reach = own_speed * dt + stopping(own_speed);
+  std::vector<DssRobot> teammates;
+  for (const auto& mate : world.teammates()) {
+    if (mate.robot_id() == robot_id_) continue;
+    DssRobot other;
+    other.position = V(mate.pose().x(), mate.pose().y());
+    other.velocity = V(mate.velocity().x(), mate.velocity().y());
+    other.max_acceleration = self.max_acceleration;
+    other.max_deceleration = self.max_deceleration;
+    other.radius = robot.radius();
+    const double reach = 4.0 * robot.radius() + params_.dss_margin + own_reach + stopping(other.velocity.norm());
+    // Written so a non-finite teammate is kept: the search then brakes.
+    if (!((other.position - self.position).norm() > reach)) teammates.push_back(other);
+  }
+  DssParams dss;
+  dss.dt = dt;
+  dss.margin = params_.dss_margin;
+  const DssDecision decision = SafetySearch(dss).safe_acceleration(self, teammates);
+  if (!decision.changed) return;
+  // Non-finite input: stop (the motor brakes as hard as it can).
+  const V field = decision.inputs_valid ? V(velocity + decision.acceleration * dt) : V::Zero();
+  if (omni_) {
+    v.vx = heading.dot(field);
+    v.vy = left.dot(field);
+  } else {
+    // Differential: only the forward speed can change; the ramp goes on from
+    // what was really asked for.
+    v.vx = heading.dot(field);
+    last_vx_ = v.vx;
+  }
+}
+
+SkillController::Vel SkillController::search_ball(const Pose& self, const msg::WorldEstimate& world) {
+  // Nobody sees the ball (onboard cameras see a narrow cone): turn on the
+  // spot, first towards where it was last seen, or towards the middle of the
+  // field, where a ball is most likely and most of the field lies, and keep
+  // turning that way until a camera finds it.
+  if (search_direction_ == 0) {
+    const bool seen_before = world.ball().t_observed() > 0.0;
+    const V look = seen_before ? V(world.ball().position().x(), world.ball().position().y()) : V(0.0, 0.0);
+    const double error = wrap_angle(angle_of(look - V(self.x, self.y)) - self.theta);
+    search_direction_ = error >= 0.0 ? 1 : -1;
+  }
+  Vel out;
+  out.omega = search_direction_ * std::min(params_.search_omega, limit_or(league_.robot().max_omega(), 20.0));
+  return out;
+}
+
 // --- step -----------------------------------------------------------------------------
 
 double SkillController::ramp_forward_speed(double vx, double t, double fraction) {
@@ -535,6 +641,8 @@ double SkillController::ramp_forward_speed(double vx, double t, double fraction)
 msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const msg::PlayerInstruction& instruction,
                                          uint64_t cycle, double t) {
   msg::MotionCommand cmd;
+  const std::optional<double> previous_step_t = previous_step_t_;  // safety search's control period
+  if (std::isfinite(t)) previous_step_t_ = t;
   cmd.set_cycle(cycle);
   cmd.set_t(t);
   cmd.mutable_velocity();
@@ -588,13 +696,23 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     if (ball) detour_around_ball(self, world.ball().position().x(), world.ball().position().y(), tx, ty);
     v = go_to_pose(self, tx, ty, instruction.placement().theta(), true);
   } else {
+    const msg::Role role = instruction.role();
+    if (!ball && (role == msg::ROLE_ATTACKER || role == msg::ROLE_DEFENDER || role == msg::ROLE_SUPPORTER)) {
+      v = search_ball(self, world);
+    } else {
+      search_direction_ = 0;
+    }
     switch (instruction.role()) {
       case msg::ROLE_KEEPER: v = keeper(self, world, instruction.attack_positive_x()); break;
       case msg::ROLE_ATTACKER:
         if (ball) v = attacker(self, world, instruction.attack_positive_x(), kick);
         break;
       case msg::ROLE_DEFENDER:
-        if (ball) v = defender(self, world, instruction.attack_positive_x());
+        if (ball && instruction.role_count() > 1)
+          v = wall_defender(self, world, instruction.attack_positive_x(), instruction.role_index(),
+                            instruction.role_count());
+        else if (ball)
+          v = defender(self, world, instruction.attack_positive_x());
         break;
       case msg::ROLE_SUPPORTER:
         if (ball) v = supporter(self, world, instruction.attack_positive_x());
@@ -608,6 +726,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     const bool keeper = playing && instruction.role() == msg::ROLE_KEEPER;
     v.vx = ramp_forward_speed(v.vx, t, keeper ? 1.0 : std::abs(v.omega) < 1.0 ? 0.9 : 0.5);
   }
+  apply_safety_search(world, previous_step_t ? t - *previous_step_t : 0.0, v);
   cmd.mutable_velocity()->set_vx(v.vx);
   cmd.mutable_velocity()->set_vy(omni_ ? v.vy : 0.0);
   cmd.mutable_velocity()->set_omega(v.omega);

@@ -12,6 +12,7 @@
 #include "messages/config.pb.h"
 #include "messages/game.pb.h"
 #include "messages/world.pb.h"
+#include "actors/player_skills/safety_search.hpp"
 
 namespace robocaf::actors {
 
@@ -31,6 +32,10 @@ struct SkillParams {
   double align_tolerance = 0.03;     // rad: heading error left after turning behind the ball
   double run_up = 0.1;               // m of line behind the push start from which a push begins
   double ball_lookahead_max = 0.5;   // s of ball motion anticipated when chasing it
+  double search_omega = 2.0;         // rad/s turning on the spot while searching for the ball
+  // m the safety search keeps between teammates on top of both radii; small,
+  // as defenders in a wall stand one centimetre apart on purpose.
+  double dss_margin = 0.005;
 };
 
 /// Turns (WorldEstimate, PlayerInstruction) into a MotionCommand: body velocity
@@ -49,7 +54,9 @@ struct SkillParams {
 ///   centre touches the ball on the line and through it (a round robot sends
 ///   the ball along the line between the centres); with a kicker it kicks when
 ///   aligned with the goal;
-/// - defender: between ball and own goal, outside the goal area;
+/// - defender: between ball and own goal, outside the goal area; several
+///   defenders (role_count > 1) stand side by side in a wall on the edge of
+///   the goal area, across the line from the goal centre to the ball;
 ///   A ball against a wall is pushed along it, tilted into the wall so the
 ///   robot fits (beside the opponent goal: into the goal mouth); a ball at the
 ///   own end wall that could only be moved from inside the own goal mouth or
@@ -60,14 +67,18 @@ struct SkillParams {
 ///   teammate already at the spot keeps it.
 /// Non-attackers go round the ball rather than touch it. A differential robot
 /// without a kicker is symmetric (MiroSot cube): it may drive and push backwards.
-/// Without a self estimate it stops; without a ball it stops (keeper: centre
-/// of goal); with a non-finite number in its inputs it stops.
+/// Without a self estimate it stops; without a ball field players search for
+/// it, turning on the spot towards where it was last seen (or the middle of
+/// the field) and on round until a camera finds it, and the keeper holds the
+/// centre of its goal; with a non-finite number in its inputs it stops.
 /// Differential forward speed is ramped below the wheel acceleration limit
 /// (half while turning, 90 % driving straight, all of it for the keeper): the
 /// motor scales both wheels' change alike, so a request at the limit would
 /// leave nothing for steering.
 /// Inside the goal mouth targets may lie in the goal (to get behind a ball on
 /// the goal line); elsewhere they are kept on the field.
+/// Last, whatever the directive, a dynamics safety search (SafetySearch)
+/// changes the command only when it could run the robot into a teammate.
 class SkillController {
  public:
   SkillController(msg::Team team, uint32_t robot_id, const msg::LeaguePreset& league, SkillParams params = {});
@@ -108,12 +119,23 @@ class SkillController {
   Vel attacker(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x, double& kick);
   Vel keeper(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x);
   Vel defender(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x);
+  // One of `count` defenders in a wall on the edge of the own goal area,
+  // across the line from the goal centre to the ball; slot `index` counts
+  // right to left seen from the goal.
+  Vel wall_defender(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x, uint32_t index,
+                    uint32_t count);
   Vel supporter(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x);
+  Vel search_ball(const Pose& self, const msg::WorldEstimate& world);
   void clamp_to_field(double& x, double& y) const;
   // Moves a target inside our own goal area (grown by a robot radius) to its
   // nearest edge: the rules allow only the keeper in there.
   void keep_out_of_own_goal_area(double& x, double& y) const;
   double ramp_forward_speed(double vx, double t, double fraction);
+  // Dynamics safety search (BRIEF 4.5), the last thing step() does: when the
+  // commanded velocity could run the robot into a teammate (assumed to
+  // brake), replaces it by the nearest safe one. `period`: time since the
+  // previous step() call.
+  void apply_safety_search(const msg::WorldEstimate& world, double period, Vel& v);
 
   msg::Team team_;
   uint32_t robot_id_;
@@ -126,6 +148,7 @@ class SkillController {
   int side_ = 0;  // which side of the ball the attacker goes round (+1 left of the ball-goal line, -1 right)
   double last_vx_ = 0.0;             // forward speed asked for last cycle (differential)
   std::optional<double> last_t_;
+  std::optional<double> previous_step_t_;  // t of the previous step() call (safety search)
   int drive_direction_ = 1;  // +1 forwards, -1 backwards (differential)
   bool align_back_ = false;          // aligning: backing off along the line (else coming forward)
   bool wall_push_ = false;           // the attacker is pushing the ball along a wall
@@ -136,6 +159,7 @@ class SkillController {
   bool avoid_goal_area_ = false;
   double own_goal_x_ = 0.0;  // x of our goal line this cycle
   msg::Role last_role_ = msg::ROLE_NONE;
+  int search_direction_ = 0;  // turning while searching for the ball: +1 ccw, -1 cw, 0 not searching
 };
 
 }  // namespace robocaf::actors

@@ -449,6 +449,38 @@ TEST(SkillController, HoldAndMissingSelfStop) {
   EXPECT_DOUBLE_EQ(c.velocity().omega(), 0.0);
 }
 
+TEST(SkillController, FieldPlayersWithoutABallTurnToSearchForIt) {
+  const msg::MatchConfig config = mirosot_match();
+  SkillController skills(msg::BLUE, 1, config.league());
+  // At (-0.5, 0.5) facing -y: the middle of the field lies to the left (ccw).
+  msg::WorldEstimate world;
+  world.mutable_self()->mutable_pose()->set_x(-0.5);
+  world.mutable_self()->mutable_pose()->set_y(0.5);
+  world.mutable_self()->mutable_pose()->set_theta(-kPi / 2);
+  const msg::PlayerInstruction attack = play(msg::ROLE_ATTACKER, true);
+  double theta = -kPi / 2;
+  for (int i = 0; i < 200; ++i) {  // 4 s: more than a whole turn
+    world.mutable_self()->mutable_pose()->set_theta(theta);
+    const msg::MotionCommand c = skills.step(world, attack, i, 0.02 * i);
+    ASSERT_GT(c.velocity().omega(), 0.5) << "keeps turning the same way, cycle " << i;
+    EXPECT_DOUBLE_EQ(c.velocity().vx(), 0.0);
+    theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+  }
+  // A ball last seen to its right (cw) turns the other way; once seen, the search ends.
+  SkillController other(msg::BLUE, 1, config.league());
+  world.mutable_self()->mutable_pose()->set_theta(0.0);
+  world.mutable_ball()->set_t_observed(1.0);
+  world.mutable_ball()->mutable_position()->set_x(-0.3);
+  world.mutable_ball()->mutable_position()->set_y(0.2);
+  EXPECT_LT(other.step(world, play(msg::ROLE_SUPPORTER, true), 1, 2.0).velocity().omega(), -0.5);
+  // Found, then lost again on its left: a new search turns ccw.
+  world.mutable_ball()->set_valid(true);
+  other.step(world, attack, 2, 2.02);
+  world.mutable_ball()->set_valid(false);
+  world.mutable_ball()->mutable_position()->set_y(0.9);
+  EXPECT_GT(other.step(world, attack, 3, 2.04).velocity().omega(), 0.5);
+}
+
 TEST(SkillController, OmniRobotWithKickerKicksWhenAligned) {
   msg::LeaguePreset league = mirosot_match().league();
   league.mutable_robot()->set_drive(msg::DRIVE_OMNI);

@@ -1,0 +1,172 @@
+#pragma once
+// Dynamics Safety Search (DSS) among teammates (Botnia SSL, after Bruce and
+// Veloso): a last check between a robot's skills and its motors that the
+// acceleration it is about to command cannot make it run into a teammate.
+// Plain C++ with Eigen, no CAF; SkillController calls it every cycle.
+
+#include <array>
+#include <limits>
+#include <vector>
+
+#include <Eigen/Dense>
+
+namespace robocaf::actors {
+
+/// One robot as DSS sees it: field frame, SI units.
+struct DssRobot {
+  Eigen::Vector2d position = Eigen::Vector2d::Zero();
+  Eigen::Vector2d velocity = Eigen::Vector2d::Zero();
+  /// What the robot's skills want for the next control period.
+  Eigen::Vector2d desired_acceleration = Eigen::Vector2d::Zero();
+  double max_acceleration = 0.0;  // m/s^2 the robot can speed up (or steer) with; >= 0
+  double max_deceleration = 0.0;  // m/s^2 it brakes with; > 0, or it could never stop
+  double radius = 0.0;            // m, bounding circle
+  /// A robot that can only accelerate along one axis (differential drive: its
+  /// heading) gets a unit vector here and is only offered accelerations along
+  /// it; zero means any direction (omnidirectional).
+  Eigen::Vector2d drive_axis = Eigen::Vector2d::Zero();
+};
+
+struct DssParams {
+  double dt = 0.02;       // s: the control period, during which the chosen acceleration acts
+  double margin = 0.01;   // m kept between two robots on top of their radii
+  int ring_directions = 16;  // candidate directions (omnidirectional robots)
+  int ring_levels = 3;       // candidate magnitudes per direction, up to the limit
+};
+
+/// What DSS decided for one robot.
+struct DssDecision {
+  Eigen::Vector2d acceleration = Eigen::Vector2d::Zero();  // field frame, m/s^2
+  bool changed = false;   // acceleration differs from the desired one
+  bool safe = false;      // it passed the check; false: nothing passed, this is the least bad one
+  bool inputs_valid = true;  // false: a non-finite or impossible input; the robot brakes
+  /// Smallest distance to a checked teammate over the horizon, minus the
+  /// distance the pair must keep (m): negative when unsafe; for teammates too
+  /// far to matter, a lower bound; +infinity without teammates.
+  double clearance = std::numeric_limits<double>::infinity();
+};
+
+/// Coefficients c0..c4 of |P + V t + A t^2|^2 = c4 t^4 + c3 t^3 + c2 t^2 + c1 t + c0:
+/// c4 = |A|^2, c3 = 2 A.V, c2 = |V|^2 + 2 A.P, c1 = 2 P.V, c0 = |P|^2.
+/// (Botnia's published expansion was wrong, BRIEF 4.5; this is the full one.)
+std::array<double, 5> distance_squared_coefficients(const Eigen::Vector2d& P, const Eigen::Vector2d& V,
+                                                    const Eigen::Vector2d& A);
+
+/// The smallest |P + V t + A t^2|^2 for t in [0, duration] (duration >= 0):
+/// the endpoints and every local minimum inside the window, where the cubic
+/// derivative changes sign from - to +. Minima outside the window (where the
+/// polynomial no longer describes the motion) are never considered.
+double min_distance_squared(const Eigen::Vector2d& P, const Eigen::Vector2d& V, const Eigen::Vector2d& A,
+                            double duration);
+
+/// Dynamics Safety Search.
+///
+/// Model. Each robot is a disc moving as a double integrator. Over the next
+/// control period [0, dt] it applies a constant acceleration a; after that it
+/// brakes at max_deceleration along its velocity until it stops, and stays.
+/// The braking tail is what makes the check sufficient: if no pair of
+/// (step + brake) trajectories touches, every robot can still stop safely next
+/// cycle whatever happens then, so a safe choice (braking on) exists next
+/// cycle too. Checking only the step would let robots run into situations
+/// they cannot brake out of.
+///
+/// Check. For two robots the relative motion on any interval where both have
+/// constant acceleration is P + V t + A t^2 (A is half the relative
+/// acceleration), so their squared distance is a quartic in t. The horizon is
+/// split where either robot's acceleration changes: dt (end of the step), and
+/// each robot's own stop time, which differ, so the brake phase becomes two
+/// sub-segments (both braking, then one braking next to a stopped one). On
+/// each window the minimum is found exactly from the cubic derivative,
+/// restricted to the window: the closest approach inside a segment is caught
+/// (checking segment ends would miss robots passing each other), and a root
+/// of the quartic beyond the window (a braking robot's polynomial reversing
+/// after it stopped) is no false alarm. A pair collides when the minimum
+/// distance drops below r_a + r_b + margin. A pair that already overlaps must
+/// only not get any closer than it is, so moving apart (or staying) is safe and
+/// moving in is not; when its desired acceleration is replaced, a robot in an
+/// overlap gets the closest one that moves the pair apart (or, hemmed in, the
+/// closest that keeps the distance).
+///
+/// Search. The desired acceleration is kept if safe. Otherwise candidates are
+/// tried in order of distance to the desired one, and the first safe one wins:
+/// full brake, zero, the desired one scaled down, and a ring of directions at
+/// several magnitudes up to the limit (max_acceleration where it speeds the
+/// robot up, max_deceleration where it slows it down); a differential robot
+/// gets magnitudes along its axis only. When nothing is safe (too late to
+/// avoid a teammate), the candidate with the largest clearance is returned,
+/// marked unsafe. The desired acceleration is checked at what the robot can
+/// do (clamped to its limit), but returned unchanged when safe.
+///
+/// Invalid input (a non-finite number, max_deceleration <= 0, a negative
+/// radius or max_acceleration, dt <= 0) is treated as unsafe: the robot brakes
+/// (zero when even its velocity is unknown) and inputs_valid is false. Nothing
+/// throws; nothing returns NaN.
+class SafetySearch {
+ public:
+  explicit SafetySearch(DssParams params = {});
+
+  /// Decentralised, what one robot's player skills use: `self` against
+  /// teammates assumed to brake fully from now on (their desired accelerations
+  /// are ignored), since each robot decides on its own and cannot know what
+  /// its teammates will choose. Weaker than search(): two robots that each
+  /// count on the other braking may both go on for a step, so the next cycle
+  /// can find no safe choice left (the margin absorbs some of that).
+  DssDecision safe_acceleration(const DssRobot& self, const std::vector<DssRobot>& teammates) const;
+
+  /// Centralised, all robots of a team in one pass: robots in index order, each
+  /// against the accelerations already chosen for the robots before it and
+  /// full brake for those after it (whose own turn then checks against this
+  /// one's choice), so every pair is checked with both final choices.
+  std::vector<DssDecision> search(const std::vector<DssRobot>& robots) const;
+
+  /// The check alone: clearance (m) of `self` applying `acceleration` for dt
+  /// and then braking, against `other` doing the same with `other_acceleration`.
+  /// Negative means the pair would come closer than allowed. Both robots must
+  /// be valid.
+  double pair_clearance(const DssRobot& self, const Eigen::Vector2d& acceleration, const DssRobot& other,
+                        const Eigen::Vector2d& other_acceleration) const;
+
+  /// Full brake over the step: max_deceleration against the velocity, or just
+  /// enough to stop by the end of the step (so a velocity command derived
+  /// from it stops rather than reverses).
+  Eigen::Vector2d brake_acceleration(const DssRobot& robot) const;
+
+  /// Whether the robot's numbers are finite and physically possible.
+  static bool valid(const DssRobot& robot);
+
+  const DssParams& params() const { return params_; }
+
+ private:
+  // A robot's trajectory over the horizon: up to two pieces of constant
+  // acceleration (the step, then braking), then at rest at `rest`.
+  struct Piece {
+    double t0 = 0.0, t1 = 0.0;
+    Eigen::Vector2d p, v, a;  // state at t0; acceleration over [t0, t1]
+  };
+  struct Plan {
+    std::array<Piece, 2> pieces;
+    int count = 0;
+    Eigen::Vector2d rest;
+    double reach = 0.0;  // bound on the path length, for a cheap far-apart test
+  };
+
+  Plan plan(const DssRobot& robot, const Eigen::Vector2d& acceleration) const;
+  // Clearance of two plans; with `separate`, a pair that already overlaps
+  // must also end up further apart than it starts. Exact when below both
+  // `cap` and `stop_below`; otherwise only known to be >= cap, or < stop_below
+  // (the caller needs no more).
+  double plan_clearance(const DssRobot& a, const Plan& pa, const DssRobot& b, const Plan& pb, bool separate,
+                        double stop_below, double cap) const;
+  // What the robot can actually do of `acceleration`: clamped to its limit.
+  Eigen::Vector2d feasible(const DssRobot& robot, const Eigen::Vector2d& acceleration) const;
+  std::vector<Eigen::Vector2d> candidates(const DssRobot& robot) const;
+  // Chooses for `self` against `others` each doing its given acceleration.
+  DssDecision decide(const DssRobot& self, const std::vector<const DssRobot*>& others,
+                     const std::vector<Eigen::Vector2d>& other_accelerations) const;
+  DssDecision brake_decision(const DssRobot& self) const;
+
+  DssParams params_;
+  bool params_valid_;
+};
+
+}  // namespace robocaf::actors
