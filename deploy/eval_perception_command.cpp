@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -18,10 +20,57 @@ namespace robocaf::deploy {
 namespace {
 
 const char* kEvalUsage =
-    "usage: robocaf eval-perception [--preset mirosot|ssl] [--camera overhead] [--seconds S] [--seed N]\n"
+    "usage: robocaf eval-perception [--preset mirosot|ssl|msl] [--camera overhead|onboard] [--seconds S] [--seed N]\n"
     "                               [--every N] [--log FILE] [--summary-json FILE]\n"
-    "  plays a match, renders the overhead camera image of every (N-th) cycle, runs image\n"
-    "  perception and world knowledge on it and compares both with the ground truth";
+    "  plays a match, renders the camera images of every (N-th) cycle, runs image perception\n"
+    "  and world knowledge on them and compares both with the ground truth.\n"
+    "  --camera overhead (default for mirosot and ssl): the global camera's image\n"
+    "  --camera onboard (default for msl): every robot's own camera, and the value of\n"
+    "    sharing world knowledge between teammates";
+
+int report_onboard(const msg::MatchConfig& match, const std::string& log, std::uint64_t every,
+                   const std::optional<std::string>& summary_json) {
+  const OnboardPerceptionScores s = evaluate_onboard_perception(log, every);
+  std::printf("frames              %10llu   (%llu robot images)\n", static_cast<unsigned long long>(s.frames),
+              static_cast<unsigned long long>(s.robot_frames));
+  std::printf("ball error          %10.2f %%    of its distance, RMS (median %.2f %%), ball in clear view\n",
+              s.ball_error_pct_of_distance, s.ball_error_pct_median);
+  std::printf("ball found in view  %10.2f %%    of %llu images with the ball in clear view (partly in view: %.2f %%)\n",
+              100.0 * s.ball_found_in_view, static_cast<unsigned long long>(s.ball_clear_view),
+              100.0 * s.ball_found_partly_in_view);
+  std::printf("false balls         %10llu\n", static_cast<unsigned long long>(s.false_balls));
+  std::printf("robots found        %10.2f %%    in clear view (median error %.2f %% of distance)\n",
+              100.0 * s.robot_found_in_view, s.robot_error_pct_median);
+  std::printf("frame time median   %10.3f ms   (detection per image)\n", s.frame_ms_median);
+  std::printf("ball known, own     %10.2f %%    of robot-frames: valid estimate within %.2f m of the ball\n",
+              100.0 * s.ball_known_own, s.usable_ball_error_m);
+  std::printf("ball known, shared  %10.2f %%    (teammates' estimates fused every %.2f s)\n",
+              100.0 * s.ball_known_shared, match.share_period());
+  if (summary_json) {
+    nlohmann::json json{{"preset", match.league().name()},
+                        {"camera", "onboard"},
+                        {"seed", match.seed()},
+                        {"frames", s.frames},
+                        {"robot_frames", s.robot_frames},
+                        {"ball_clear_view", s.ball_clear_view},
+                        {"ball_error_pct_of_distance", s.ball_error_pct_of_distance},
+                        {"ball_error_pct_median", s.ball_error_pct_median},
+                        {"ball_found_in_view", s.ball_found_in_view},
+                        {"ball_found_partly_in_view", s.ball_found_partly_in_view},
+                        {"false_balls", s.false_balls},
+                        {"robot_found_in_view", s.robot_found_in_view},
+                        {"robot_error_pct_median", s.robot_error_pct_median},
+                        {"frame_ms_median", s.frame_ms_median},
+                        {"usable_ball_error_m", s.usable_ball_error_m},
+                        {"ball_known_own", s.ball_known_own},
+                        {"ball_known_shared", s.ball_known_shared},
+                        {"log", log}};
+    std::ofstream out{*summary_json, std::ios::trunc};
+    out << json.dump(2) << '\n';
+    if (!out) throw std::runtime_error("cannot write " + *summary_json);
+  }
+  return 0;
+}
 
 }  // namespace
 
@@ -31,13 +80,15 @@ int eval_perception_command(const std::vector<std::string>& args) {
     std::cout << kEvalUsage << '\n';
     return 0;
   }
-  const std::string camera = arguments.value("camera").value_or("overhead");
-  if (camera != "overhead")
-    throw UsageError("--camera " + camera +
-                     ": only overhead image perception exists so far (onboard images render, but no detector reads them yet)");
   msg::MatchConfig match = runtime::preset_match_config(arguments.value("preset").value_or("mirosot"));
-  if (match.league().vision() != msg::VISION_GLOBAL)
+  const bool onboard_league = match.league().vision() == msg::VISION_ONBOARD;
+  const std::string camera = arguments.value("camera").value_or(onboard_league ? "onboard" : "overhead");
+  if (camera != "overhead" && camera != "onboard")
+    throw UsageError("--camera must be 'overhead' or 'onboard', got '" + camera + "'");
+  if (camera == "overhead" && match.league().vision() != msg::VISION_GLOBAL)
     throw UsageError("preset '" + match.league().name() + "' has no overhead camera");
+  if (camera == "onboard" && !onboard_league)
+    throw UsageError("preset '" + match.league().name() + "' has no onboard cameras");
   if (auto seed = arguments.unsigned_number("seed")) match.set_seed(*seed);
   const double seconds = arguments.number("seconds", 1.0, 24 * 3600.0).value_or(600.0);
   match.set_half_duration(seconds / 2.0);
@@ -45,8 +96,9 @@ int eval_perception_command(const std::vector<std::string>& args) {
   if (every == 0) throw UsageError("--every must be at least 1");
   const std::string log = arguments.value("log").value_or("eval-perception-seed" + std::to_string(match.seed()) + ".rclog");
 
-  std::cout << "robocaf eval-perception: " << match.league().name() << ", overhead camera, " << seconds
-            << " s of play, seed " << match.seed() << std::endl;
+  std::cout << "robocaf eval-perception: " << match.league().name() << ", "
+            << (camera == "onboard" ? "onboard cameras" : "overhead camera") << ", " << seconds << " s of play, seed "
+            << match.seed() << std::endl;
   {
     LocalMatchOptions options;
     options.match = match;
@@ -58,6 +110,7 @@ int eval_perception_command(const std::vector<std::string>& args) {
       return 1;
     }
   }
+  if (camera == "onboard") return report_onboard(match, log, every, arguments.value("summary-json"));
   const PerceptionScores s = evaluate_overhead_perception(log, every);
   std::printf("frames              %10llu\n", static_cast<unsigned long long>(s.frames));
   std::printf("ball rmse           %10.2f mm   (found in %.2f %% of frames, %llu false candidates)\n", s.ball_rmse_mm,
