@@ -318,45 +318,47 @@ msg::MatchConfig default_match_config() {
 const char* default_match_config_text() { return embedded::kMiroSotConfig; }
 
 namespace {
-struct EmbeddedPreset {
+struct EmbeddedConfig {
   const char* name;
   const char* text;
 };
-constexpr EmbeddedPreset kPresets[] = {
+constexpr EmbeddedConfig kPresets[] = {
     {"mirosot", embedded::kMiroSotConfig},
     {"ssl", embedded::kSslConfig},
     {"msl", embedded::kMslConfig},
 };
-}  // namespace
+constexpr EmbeddedConfig kTeams[] = {
+    {"default", embedded::kTeamDefaultConfig},
+    {"chaser", embedded::kTeamChaserConfig},
+    {"wall", embedded::kTeamWallConfig},
+};
 
-std::vector<std::string> preset_names() {
+template <size_t N>
+std::vector<std::string> names_of(const EmbeddedConfig (&configs)[N]) {
   std::vector<std::string> names;
-  for (const auto& p : kPresets) names.emplace_back(p.name);
+  for (const auto& c : configs) names.emplace_back(c.name);
   return names;
 }
+
+// "a, b, c": the names for an error message.
+template <size_t N>
+std::string listed(const EmbeddedConfig (&configs)[N]) {
+  std::string known;
+  for (const auto& c : configs) known += std::string(known.empty() ? "" : ", ") + c.name;
+  return known;
+}
+}  // namespace
+
+std::vector<std::string> preset_names() { return names_of(kPresets); }
 
 msg::MatchConfig preset_match_config(const std::string& name) {
   for (const auto& p : kPresets) {
     if (name == p.name) return parse_and_validate(p.text, "<embedded>/configs/match/" + name + ".pbtxt");
   }
-  std::string known;
-  for (const auto& p : kPresets) known += std::string(known.empty() ? "" : ", ") + p.name;
-  throw ConfigError("unknown preset '" + name + "' (known: " + known + ")");
+  throw ConfigError("unknown preset '" + name + "' (known: " + listed(kPresets) + ")");
 }
 
-namespace {
-constexpr EmbeddedPreset kTeams[] = {
-    {"default", embedded::kTeamDefaultConfig},
-    {"chaser", embedded::kTeamChaserConfig},
-    {"wall", embedded::kTeamWallConfig},
-};
-}  // namespace
-
-std::vector<std::string> team_names() {
-  std::vector<std::string> names;
-  for (const auto& t : kTeams) names.emplace_back(t.name);
-  return names;
-}
+std::vector<std::string> team_names() { return names_of(kTeams); }
 
 msg::TeamConfig team_config(const std::string& name_or_path) {
   msg::TeamConfig team;
@@ -368,9 +370,8 @@ msg::TeamConfig team_config(const std::string& name_or_path) {
   }
   std::error_code error;
   if (!std::filesystem::is_regular_file(name_or_path, error)) {
-    std::string known;
-    for (const auto& t : kTeams) known += std::string(known.empty() ? "" : ", ") + t.name;
-    throw ConfigError("unknown team '" + name_or_path + "': neither a shipped team (" + known + ") nor a TeamConfig file");
+    throw ConfigError("unknown team '" + name_or_path + "': neither a shipped team (" + listed(kTeams) +
+                      ") nor a TeamConfig file");
   }
   load_text_config(name_or_path, team);
   return team;
