@@ -362,7 +362,7 @@ DssDecision SafetySearch::safe_acceleration(const DssRobot& self, const std::vec
   accelerations.reserve(teammates.size());
   for (const auto& mate : teammates) {
     others.push_back(&mate);
-    accelerations.push_back(brake_acceleration(mate));
+    accelerations.push_back(params_.teammates_finish_step ? V::Zero() : brake_acceleration(mate));
   }
   return decide(self, others, accelerations);
 }

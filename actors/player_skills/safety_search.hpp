@@ -32,6 +32,11 @@ struct DssParams {
   double margin = 0.01;   // m kept between two robots on top of their radii
   int ring_directions = 16;  // candidate directions (omnidirectional robots)
   int ring_levels = 3;       // candidate magnitudes per direction, up to the limit
+  /// safe_acceleration(): teammates hold their velocity for the step before
+  /// braking (true) instead of braking at once. Each robot of a team that
+  /// decides alone then allows for the step its teammates are about to take
+  /// (they decide at the same time), which Botnia's assumption leaves out.
+  bool teammates_finish_step = false;
 };
 
 /// What DSS decided for one robot.
@@ -110,7 +115,8 @@ class SafetySearch {
   /// are ignored), since each robot decides on its own and cannot know what
   /// its teammates will choose. Weaker than search(): two robots that each
   /// count on the other braking may both go on for a step, so the next cycle
-  /// can find no safe choice left (the margin absorbs some of that).
+  /// can find no safe choice left (the margin absorbs some of that);
+  /// DssParams::teammates_finish_step closes that gap at some cost in speed.
   DssDecision safe_acceleration(const DssRobot& self, const std::vector<DssRobot>& teammates) const;
 
   /// Centralised, all robots of a team in one pass: robots in index order, each

@@ -49,6 +49,7 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
                                                bool allow_reverse) {
   const auto& robot = league_.robot();
   if (avoid_goal_area_) keep_out_of_own_goal_area(tx, ty);
+  if (give_way_) give_way_to_teammates(self, tx, ty);
   const V d(tx - self.x, ty - self.y);
   const double dist = d.norm();
   double speed = speed_cap;
@@ -132,6 +133,55 @@ void SkillController::keep_out_of_own_goal_area(double& x, double& y) const {
   }
 }
 
+double SkillController::teammate_keep() const {
+  // Two radii and a gap the ball cannot pass through, so a wall of robots
+  // standing this far apart still blocks it.
+  const double r = league_.robot().radius();
+  return 2.0 * r + std::min(0.5 * r, 1.6 * league_.ball().radius());
+}
+
+void SkillController::give_way_to_teammates(const Pose& self, double& tx, double& ty) const {
+  // Robots without the ball keep out of their teammates' way: the safety
+  // search only brakes, so two robots heading for the same spot, or crossing,
+  // would stop nose to nose; going round them keeps both moving.
+  const double r = league_.robot().radius();
+  const double keep = teammate_keep();
+  const V p(self.x, self.y);
+  V T(tx, ty);
+  for (const V& m : teammates_) {
+    if ((T - m).norm() >= keep) continue;
+    V away = T - m;
+    if (away.norm() < 1e-9) away = p - m;
+    if (away.norm() < 1e-9) away = V(1.0, 0.0);
+    T = m + away.normalized() * keep;
+  }
+  // The first teammate on the straight path, near enough to matter this
+  // cycle: a waypoint beside it, on the side the robot already is.
+  const V seg = T - p;
+  const double len2 = seg.squaredNorm();
+  const double lookahead = 6.0 * r + 0.2;
+  double first = 1.0;
+  std::optional<V> waypoint;
+  if (len2 > 1e-12) {
+    for (const V& m : teammates_) {
+      if ((m - p).norm() > lookahead || (m - p).norm() < keep * 0.9) continue;
+      const double lambda = (m - p).dot(seg) / len2;
+      if (lambda <= 0.0 || lambda >= first) continue;
+      const V closest = p + lambda * seg;
+      if ((closest - m).norm() >= keep) continue;
+      V perp = V(-seg.y(), seg.x()).normalized();
+      if ((closest - m).dot(perp) < 0.0) perp = -perp;
+      first = lambda;
+      waypoint = m + perp * 1.3 * keep;
+    }
+  }
+  if (waypoint) T = *waypoint;
+  double x = T.x(), y = T.y();
+  clamp_to_field(x, y);
+  tx = x;
+  ty = y;
+}
+
 void SkillController::avoid_ball(const Pose& self, double bx, double by, double& tx, double& ty) const {
   // Robots without the ball have no business touching it: a target next to
   // the ball moves out of a wider berth, and the path goes round it. (A
@@ -148,6 +198,25 @@ void SkillController::avoid_ball(const Pose& self, double bx, double by, double&
     double x = T.x(), y = T.y();
     clamp_to_field(x, y);
     T = V(x, y);
+  }
+  // A rolling ball: keep out of the lane it will roll along in the next
+  // second too. A robot that cuts into that lane meets the ball from the
+  // side and, with the ball heading for our goal, deflects it in.
+  const double speed = ball_velocity_.norm();
+  if (speed > 0.15) {
+    const V dir = ball_velocity_ / speed;
+    const double decel = std::max(league_.ball().rolling_deceleration(), 0.05);
+    const double reach = std::min(speed * 1.0, speed * speed / (2.0 * decel));
+    const double along = (T - b).dot(dir);
+    const V n(-dir.y(), dir.x());
+    const double across = (T - b).dot(n);
+    if (along > 0.0 && along < reach && std::abs(across) < R) {
+      const double side = std::abs(across) > 1e-6 ? (across > 0 ? 1.0 : -1.0) : ((p - b).dot(n) >= 0.0 ? 1.0 : -1.0);
+      T += n * (side * 1.2 * R - across);
+      double x = T.x(), y = T.y();
+      clamp_to_field(x, y);
+      T = V(x, y);
+    }
   }
   tx = T.x();
   ty = T.y();
@@ -496,9 +565,10 @@ SkillController::Vel SkillController::wall_defender(const Pose& self, const msg:
   if (a * u.x() < 0.15) u = unit_or(V(a * 0.15, u.y()), V(a, 0.0));  // never along the goal line
   const double exit = std::min(depth / std::abs(u.x()), std::abs(u.y()) > 1e-9 ? half_width / std::abs(u.y()) : 1e9);
   const V centre = own + u * exit;
-  // Slots across the ray, right to left seen from the goal, a robot and a gap apart.
+  // Slots across the ray, right to left seen from the goal, a robot and a
+  // gap smaller than the ball apart.
   const V left(-u.y(), u.x());
-  const double spacing = 2.0 * r + 0.01;
+  const double spacing = teammate_keep() + 0.002;  // neighbours' slots stay clear of giving way
   V T = centre + left * ((static_cast<double>(index) - 0.5 * (static_cast<double>(count) - 1.0)) * spacing);
   // A slot that fell back into the grown area moves out along the ray.
   const double dx = a * (T.x() - own.x());
@@ -589,6 +659,7 @@ void SkillController::apply_safety_search(const msg::WorldEstimate& world, doubl
   DssParams dss;
   dss.dt = dt;
   dss.margin = params_.dss_margin;
+  dss.teammates_finish_step = true;  // every robot of the team decides this same cycle
   const DssDecision decision = SafetySearch(dss).safe_acceleration(self, teammates);
   if (!decision.changed) return;
   // Non-finite input: stop (the motor brakes as hard as it can).
@@ -687,6 +758,15 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     return cmd;
   }
   const Pose self{world.self().pose().x(), world.self().pose().y(), world.self().pose().theta()};
+  ball_velocity_ = V(world.ball().velocity().x(), world.ball().velocity().y());
+  if (!ball_velocity_.allFinite()) ball_velocity_ = V::Zero();
+  teammates_.clear();
+  for (const auto& mate : world.teammates())
+    if (mate.robot_id() != robot_id_) teammates_.emplace_back(mate.pose().x(), mate.pose().y());
+  // The attacker has right of way (it goes for the ball); everyone else,
+  // placing for a restart included, goes round teammates.
+  give_way_ = params_.give_way &&
+              (instruction.directive() == msg::COACH_PLACE || instruction.role() != msg::ROLE_ATTACKER);
   const bool ball = world.ball().valid();
 
   Vel v;

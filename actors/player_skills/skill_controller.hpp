@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include <Eigen/Dense>
 
@@ -33,6 +34,7 @@ struct SkillParams {
   double run_up = 0.1;               // m of line behind the push start from which a push begins
   double ball_lookahead_max = 0.5;   // s of ball motion anticipated when chasing it
   double search_omega = 2.0;         // rad/s turning on the spot while searching for the ball
+  bool give_way = true;              // robots without the ball go round teammates (give_way_to_teammates)
   // m the safety search keeps between teammates on top of both radii; small,
   // as defenders in a wall stand one centimetre apart on purpose.
   double dss_margin = 0.005;
@@ -110,7 +112,8 @@ class SkillController {
   // Replaces the target by a waypoint beside the ball when the straight path
   // to it would touch the ball (targets at the ball itself are left alone).
   void detour_around_ball(const Pose& self, double bx, double by, double& tx, double& ty, double extra = 0.0) const;
-  // Like detour_around_ball, with a wider berth, and targets at the ball moved off it.
+  // Like detour_around_ball, with a wider berth, and targets at the ball
+  // moved off it and out of the lane a rolling ball is about to roll along.
   void avoid_ball(const Pose& self, double bx, double by, double& tx, double& ty) const;
   // The attacker's push direction for a ball against a wall, where there is
   // no room behind it on the line to the goal (u0): along the wall. None
@@ -127,6 +130,11 @@ class SkillController {
   Vel supporter(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x);
   Vel search_ball(const Pose& self, const msg::WorldEstimate& world);
   void clamp_to_field(double& x, double& y) const;
+  // Moves a target off teammates' spots and the path round the first
+  // teammate in the way (robots without the ball give way).
+  void give_way_to_teammates(const Pose& self, double& tx, double& ty) const;
+  // Centre distance robots without the ball keep from teammates.
+  double teammate_keep() const;
   // Moves a target inside our own goal area (grown by a robot radius) to its
   // nearest edge: the rules allow only the keeper in there.
   void keep_out_of_own_goal_area(double& x, double& y) const;
@@ -159,6 +167,9 @@ class SkillController {
   bool avoid_goal_area_ = false;
   double own_goal_x_ = 0.0;  // x of our goal line this cycle
   msg::Role last_role_ = msg::ROLE_NONE;
+  std::vector<Eigen::Vector2d> teammates_;  // this cycle's teammate positions
+  Eigen::Vector2d ball_velocity_ = Eigen::Vector2d::Zero();  // this cycle's ball velocity estimate
+  bool give_way_ = false;                   // this cycle: go round teammates (see give_way_to_teammates)
   int search_direction_ = 0;  // turning while searching for the ball: +1 ccw, -1 cw, 0 not searching
 };
 

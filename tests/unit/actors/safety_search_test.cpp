@@ -256,9 +256,11 @@ TEST(SafetySearch, StillRobotsStayAndDodgeATeammateThatCannotStop) {
 // (centralised, or each robot alone against braking teammates); returns the
 // smallest distance between any two robots, checked ten times per step.
 double drive(std::vector<DssRobot> robots, const std::vector<V>& goals, bool use_dss, bool centralised,
-             int* changes = nullptr, double seconds = 2.0) {
+             int* changes = nullptr, double seconds = 2.0, bool teammates_finish_step = false) {
   const double dt = 0.02;
-  const SafetySearch dss(params(dt));
+  DssParams dss_params = params(dt);
+  dss_params.teammates_finish_step = teammates_finish_step;
+  const SafetySearch dss(dss_params);
   double closest = std::numeric_limits<double>::infinity();
   for (int k = 0; k * dt < seconds; ++k) {
     for (std::size_t i = 0; i < robots.size(); ++i) {
@@ -330,6 +332,28 @@ TEST(SafetySearch, CrowdCrossingTheCentreNeverCollides) {
   }
   ASSERT_LT(drive(robots, goals, false, true), 2.0 * kRadius);
   EXPECT_GE(drive(robots, goals, true, true, nullptr, 3.0), 2.0 * kRadius);
+}
+
+TEST(SafetySearch, RobotsDecidingAloneNeverCollideWhenTheyAllowForTeammatesSteps) {
+  // The crowd again, every robot deciding on its own at the same time, as
+  // each robot's player skills do; both models of a teammate keep a crowd of
+  // six crossing apart, and finishing the step leaves more room.
+  std::vector<DssRobot> robots;
+  std::vector<V> goals;
+  for (int i = 0; i < 6; ++i) {
+    const double angle = 2.0 * M_PI * i / 6.0 + 0.05 * i;
+    const V p(std::cos(angle), std::sin(angle));
+    robots.push_back(robot(p, -1.5 * p));
+    goals.push_back(-1.2 * p);
+  }
+  const double finishing = drive(robots, goals, true, false, nullptr, 3.0, true);
+  EXPECT_GE(finishing, 2.0 * kRadius);
+  EXPECT_GE(finishing, drive(robots, goals, true, false, nullptr, 3.0, false) - 1e-9);
+  // Two robots closing at right angles on one point.
+  const std::vector<DssRobot> pair = {robot(V(-0.6, 0.0), V(1.5, 0.0)), robot(V(0.0, -0.6), V(0.0, 1.5))};
+  const std::vector<V> pair_goals = {V(0.8, 0.0), V(0.0, 0.8)};
+  ASSERT_LT(drive(pair, pair_goals, false, false), 2.0 * kRadius);
+  EXPECT_GE(drive(pair, pair_goals, true, false, nullptr, 2.0, true), 2.0 * kRadius);
 }
 
 TEST(SafetySearch, CentralisedChoicesAreSafeAgainstEachOther) {
@@ -544,7 +568,9 @@ TEST(SafetySearchInSkillController, OmniRobotSlowsForATeammateInItsWay) {
 
 TEST(SafetySearchInSkillController, DifferentialRobotOnlyChangesItsForwardSpeed) {
   const msg::MatchConfig mirosot = runtime::default_match_config();
-  SkillController skills(msg::BLUE, 1, mirosot.league());
+  SkillParams no_give_way;  // going round the teammate would steer; this is about the brake alone
+  no_give_way.give_way = false;
+  SkillController skills(msg::BLUE, 1, mirosot.league(), no_give_way);
   // Drive up to speed along +x with nobody around (the forward-speed ramp
   // needs a second), the estimate following the command.
   const msg::PlayerInstruction place = place_at(0.9, 0.0);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -42,6 +43,7 @@ struct MiniWorld {
   bool ball_moves = true;                      // false: scripted ball, no contact
   double attack_sign = 1.0;                    // +1: we attack +x
   double own_goal_push = 0.0;                  // largest ball speed change towards our goal by a contact
+  double closest_ball = 1e9;                   // smallest robot-ball centre distance
 
   DetectionFilter filter{msg::BLUE, 1};
   WorldTracker tracker{msg::BLUE, 1, config.league()};
@@ -132,6 +134,7 @@ struct MiniWorld {
     by += bvy * dt;
     // Robot contact: the robot is infinitely heavy.
     const double dx = bx - x, dy = by - y, d = std::hypot(dx, dy);
+    closest_ball = std::min(closest_ball, d);
     if (d < r + rb && d > 1e-9) {
       const double nx = dx / d, ny = dy / d;
       bx = x + nx * (r + rb);
@@ -373,6 +376,84 @@ TEST(SkillController, DefenderRunningBackDoesNotPushTheBallIntoItsGoal) {
     EXPECT_EQ(w.goals_positive, 0);
     EXPECT_LT(w.own_goal_push, 0.05);
   }
+}
+
+TEST(SkillController, DefenderStaysOutOfTheLaneOfABallRollingAtItsGoal) {
+  // Seen in matches against the wall: the ball rolling at our goal, and a
+  // defender heading for its spot between ball and goal, which lay in the
+  // ball's lane: it met the ball from the side and turned it past the
+  // keeper. Ball and robot move ideally here (the ball estimate is exact).
+  const msg::MatchConfig config = mirosot_match();
+  const double r = config.league().robot().radius();
+  for (double start_y : {0.16, -0.15}) {
+    SCOPED_TRACE("defender starting at y " + std::to_string(start_y));
+    SkillController skills(msg::BLUE, 1, config.league());
+    double x = -0.6, y = start_y, theta = start_y > 0 ? -kPi / 2 : kPi / 2;
+    double bx = -0.3, bvx = -0.6;  // on y = 0, straight at the goal centre (-1.1, 0)
+    double closest_to_lane = 1e9;
+    for (int k = 0; k < 40; ++k) {  // 0.8 s: the ball is still 0.3 m out
+      msg::WorldEstimate world;
+      world.set_team(msg::BLUE);
+      world.set_robot_id(1);
+      world.mutable_self()->mutable_pose()->set_x(x);
+      world.mutable_self()->mutable_pose()->set_y(y);
+      world.mutable_self()->mutable_pose()->set_theta(theta);
+      world.mutable_ball()->set_valid(true);
+      world.mutable_ball()->set_t_observed(0.02 * k);
+      world.mutable_ball()->mutable_position()->set_x(bx);
+      world.mutable_ball()->mutable_velocity()->set_x(bvx);
+      const auto c = skills.step(world, play(msg::ROLE_DEFENDER, true), k, 0.02 * k);
+      theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+      x += 0.02 * c.velocity().vx() * std::cos(theta);
+      y += 0.02 * c.velocity().vx() * std::sin(theta);
+      bx += 0.02 * bvx;
+      bvx += 0.02 * config.league().ball().rolling_deceleration();
+      if (x < bx) closest_to_lane = std::min(closest_to_lane, std::abs(y));  // ahead of the ball
+    }
+    // The berth robots without the ball keep from it: a cube's corner (1.25 r),
+    // the ball and 5 cm.
+    EXPECT_GT(closest_to_lane, 1.25 * r + config.league().ball().radius() + 0.05) << "stood in the ball's lane";
+  }
+}
+
+TEST(SkillController, RobotsWithoutTheBallGoRoundTeammates) {
+  // A placement on a teammate's spot, and a teammate standing on the way:
+  // the robot stops clear of it and never touches it on the way.
+  const msg::MatchConfig config = mirosot_match();
+  const double r = config.league().robot().radius();
+  SkillController skills(msg::BLUE, 1, config.league());
+  msg::PlayerInstruction place;
+  place.set_directive(msg::COACH_PLACE);
+  place.mutable_placement()->set_x(0.5);
+  place.mutable_placement()->set_y(0.0);
+  double x = -0.5, y = 0.02, theta = 0.0, closest = 1e9;
+  const double mate_x = 0.0, mate_y = 0.0;  // on the straight way
+  const double mate2_x = 0.5, mate2_y = 0.0;  // on the placement itself
+  for (int k = 0; k < 250; ++k) {
+    msg::WorldEstimate world;
+    world.set_team(msg::BLUE);
+    world.set_robot_id(1);
+    world.mutable_self()->set_robot_id(1);
+    world.mutable_self()->mutable_pose()->set_x(x);
+    world.mutable_self()->mutable_pose()->set_y(y);
+    world.mutable_self()->mutable_pose()->set_theta(theta);
+    for (auto [id, mx, my] : {std::tuple{2u, mate_x, mate_y}, std::tuple{3u, mate2_x, mate2_y}}) {
+      auto* mate = world.add_teammates();
+      mate->set_robot_id(id);
+      mate->mutable_pose()->set_x(mx);
+      mate->mutable_pose()->set_y(my);
+    }
+    const auto c = skills.step(world, place, k, 0.02 * k);
+    // Ideal unicycle: the command is the motion.
+    theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+    x += 0.02 * c.velocity().vx() * std::cos(theta);
+    y += 0.02 * c.velocity().vx() * std::sin(theta);
+    closest = std::min({closest, std::hypot(x - mate_x, y - mate_y), std::hypot(x - mate2_x, y - mate2_y)});
+  }
+  EXPECT_GT(closest, 2.0 * r) << "touched a teammate";
+  EXPECT_GT(std::hypot(x - mate2_x, y - mate2_y), 2.0 * r);
+  EXPECT_LT(std::hypot(x - mate2_x, y - mate2_y), 4.0 * r) << "stopped near its placement";
+  EXPECT_GT(x, 0.2) << "got past the teammate on the way";
 }
 
 TEST(SkillController, SupporterWaitsUpFieldOnTheOtherSide) {
