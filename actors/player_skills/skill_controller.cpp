@@ -176,10 +176,14 @@ void SkillController::give_way_to_teammates(const Pose& self, double& tx, double
     }
   }
   if (waypoint) T = *waypoint;
+  if ((T - V(tx, ty)).norm() < 1e-12) return;
+  // A moved target stays on the field, unless the original was off it (a
+  // restart taker behind a ball on the touch line stands outside).
   double x = T.x(), y = T.y();
   clamp_to_field(x, y);
-  tx = x;
-  ty = y;
+  const double hx = std::max(std::abs(tx), std::abs(x)), hy = std::max(std::abs(ty), std::abs(y));
+  tx = std::clamp(T.x(), -hx, hx);
+  ty = std::clamp(T.y(), -hy, hy);
 }
 
 void SkillController::avoid_ball(const Pose& self, double bx, double by, double& tx, double& ty) const {

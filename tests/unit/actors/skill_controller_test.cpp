@@ -456,6 +456,41 @@ TEST(SkillController, RobotsWithoutTheBallGoRoundTeammates) {
   EXPECT_GT(x, 0.2) << "got past the teammate on the way";
 }
 
+TEST(SkillController, RestartTakerReachesAPlacementBeyondTheTouchLine) {
+  // SSL throw-in: the taker stands behind the ball on the line from the
+  // opponent goal, outside the touch line; pulling that target onto the
+  // field would put the robot on the ball (seen: 189 repositions in 20 matches).
+  const msg::MatchConfig ssl = runtime::preset_match_config("ssl");
+  SkillController skills(msg::BLUE, 1, ssl.league());
+  msg::PlayerInstruction place;
+  place.set_directive(msg::COACH_PLACE);
+  place.mutable_placement()->set_x(4.287);
+  place.mutable_placement()->set_y(2.98);
+  place.mutable_placement()->set_theta(-kPi / 2);
+  double x = 3.9, y = 3.1, theta = 0.0;  // where chasing the ball out left it
+  for (int k = 0; k < 200; ++k) {
+    msg::WorldEstimate world;
+    world.set_team(msg::BLUE);
+    world.set_robot_id(1);
+    world.mutable_self()->mutable_pose()->set_x(x);
+    world.mutable_self()->mutable_pose()->set_y(y);
+    world.mutable_self()->mutable_pose()->set_theta(theta);
+    auto* mate = world.add_teammates();  // a teammate nearby makes the robot give way
+    mate->set_robot_id(2);
+    mate->mutable_pose()->set_x(3.6);
+    mate->mutable_pose()->set_y(2.7);
+    world.mutable_ball()->set_valid(true);
+    world.mutable_ball()->mutable_position()->set_x(4.3);
+    world.mutable_ball()->mutable_position()->set_y(2.8);
+    const auto c = skills.step(world, place, k, 0.02 * k);
+    x += 0.02 * (c.velocity().vx() * std::cos(theta) - c.velocity().vy() * std::sin(theta));
+    y += 0.02 * (c.velocity().vx() * std::sin(theta) + c.velocity().vy() * std::cos(theta));
+    theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+  }
+  EXPECT_NEAR(x, 4.287, 0.03);
+  EXPECT_NEAR(y, 2.98, 0.03);
+}
+
 TEST(SkillController, SupporterWaitsUpFieldOnTheOtherSide) {
   MiniWorld w;
   w.ball_moves = false;
