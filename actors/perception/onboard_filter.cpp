@@ -1,12 +1,45 @@
 #include "actors/perception/onboard_filter.hpp"
 
+#include <cmath>
+
+#include "runtime/angle.hpp"
+
 namespace robocaf::actors {
+
+namespace {
+
+// Poses as rigid transforms of the plane: a then b.
+msg::Pose2 compose(const msg::Pose2& a, const msg::Pose2& b) {
+  const double c = std::cos(a.theta()), s = std::sin(a.theta());
+  msg::Pose2 out;
+  out.set_x(a.x() + c * b.x() - s * b.y());
+  out.set_y(a.y() + s * b.x() + c * b.y());
+  out.set_theta(runtime::wrap_angle(a.theta() + b.theta()));
+  return out;
+}
+
+msg::Pose2 inverse(const msg::Pose2& p) {
+  const double c = std::cos(p.theta()), s = std::sin(p.theta());
+  msg::Pose2 out;
+  out.set_x(-(c * p.x() + s * p.y()));
+  out.set_y(-(-s * p.x() + c * p.y()));
+  out.set_theta(-p.theta());
+  return out;
+}
+
+constexpr double kBlend = 0.2;  // share of a new landmark fix taken per frame
+
+}  // namespace
 
 OnboardFilter::OnboardFilter(msg::Team team, uint32_t robot_id) : team_(team), robot_id_(robot_id) {}
 
+OnboardFilter::OnboardFilter(msg::Team team, uint32_t robot_id, const msg::LeaguePreset& league,
+                             double noise_per_metre)
+    : team_(team), robot_id_(robot_id), localiser_(std::in_place, league.field(), noise_per_metre) {}
+
 void OnboardFilter::on_odometry(const msg::Odometry& odometry) { odometry_pose_ = odometry.pose(); }
 
-msg::Percept OnboardFilter::to_percept(const msg::OnboardFrame& frame) const {
+msg::Percept OnboardFilter::to_percept(const msg::OnboardFrame& frame) {
   msg::Percept p;
   p.set_cycle(frame.cycle());
   p.set_t_capture(frame.t_capture());
@@ -14,7 +47,16 @@ msg::Percept OnboardFilter::to_percept(const msg::OnboardFrame& frame) const {
   p.set_robot_id(robot_id_);
   if (frame.team() != team_ || frame.robot_id() != robot_id_) return p;
   if (odometry_pose_) {
-    *p.mutable_self_pose() = *odometry_pose_;
+    if (localiser_) {
+      if (auto fix = localiser_->locate(frame.landmarks())) {
+        const msg::Pose2 measured = compose(*fix, inverse(*odometry_pose_));
+        correction_.set_x(correction_.x() + kBlend * (measured.x() - correction_.x()));
+        correction_.set_y(correction_.y() + kBlend * (measured.y() - correction_.y()));
+        correction_.set_theta(
+            runtime::wrap_angle(correction_.theta() + kBlend * runtime::wrap_angle(measured.theta() - correction_.theta())));
+      }
+    }
+    *p.mutable_self_pose() = compose(correction_, *odometry_pose_);
     p.set_self_dead_reckoned(true);
   }
   for (const auto& ball : frame.balls()) *p.add_balls() = ball;

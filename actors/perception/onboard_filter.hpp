@@ -5,30 +5,40 @@
 #include <cstdint>
 #include <optional>
 
+#include "actors/perception/landmark_localiser.hpp"
 #include "messages/commands.pb.h"
+#include "messages/config.pb.h"
 #include "messages/vision.pb.h"
 
 namespace robocaf::actors {
 
 /// Sorts an OnboardFrame's robots into teammates and opponents and attaches
-/// the robot's dead-reckoned pose (the newest odometry) as its reference:
-/// an onboard camera never sees its own robot, so the percept's self pose is
-/// odometry (Percept::self_dead_reckoned) until self-localisation corrects it.
+/// the robot's own pose as its reference: an onboard camera never sees its
+/// own robot, so the self pose is odometry (Percept::self_dead_reckoned),
+/// corrected by self-localisation. Odometry drifts (wheel slip, heading
+/// noise) and knows nothing of a referee moving the robot; whenever two or
+/// more landmarks are seen, LandmarkLocaliser gives a pose, and the
+/// correction that maps odometry onto it is blended in (a fifth per frame, so
+/// camera noise is smoothed while a large error closes within a second).
 class OnboardFilter {
  public:
+  /// Without a league: odometry alone, never corrected.
   OnboardFilter(msg::Team team, uint32_t robot_id);
+  OnboardFilter(msg::Team team, uint32_t robot_id, const msg::LeaguePreset& league, double noise_per_metre);
 
   /// Remembers the newest odometry pose.
   void on_odometry(const msg::Odometry& odometry);
 
   /// The percept for one frame; frames of other robots give an empty percept
   /// for this robot (no objects, no pose).
-  msg::Percept to_percept(const msg::OnboardFrame& frame) const;
+  msg::Percept to_percept(const msg::OnboardFrame& frame);
 
  private:
   msg::Team team_;
   uint32_t robot_id_;
   std::optional<msg::Pose2> odometry_pose_;
+  std::optional<LandmarkLocaliser> localiser_;
+  msg::Pose2 correction_;  // field pose = correction_ composed with the odometry pose
 };
 
 }  // namespace robocaf::actors

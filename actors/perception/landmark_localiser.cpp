@@ -1,0 +1,65 @@
+#include "actors/perception/landmark_localiser.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include <Eigen/Geometry>
+
+namespace robocaf::actors {
+
+LandmarkLocaliser::LandmarkLocaliser(const msg::FieldGeometry& field, double noise_per_metre, double tolerance)
+    : field_(field), noise_per_metre_(noise_per_metre), tolerance_(tolerance) {}
+
+std::optional<Eigen::Vector2d> LandmarkLocaliser::field_position(msg::LandmarkKind kind, uint32_t index) const {
+  const double hl = 0.5 * field_.length(), hw = 0.5 * field_.width(), hg = 0.5 * field_.goal_width();
+  if (kind == msg::LANDMARK_GOAL_POST && index < 4) {
+    const double x = index < 2 ? hl : -hl;
+    const double y = index % 2 == 0 ? -hg : hg;
+    return Eigen::Vector2d(x, y);
+  }
+  if (kind == msg::LANDMARK_CORNER && index < 4) {
+    static constexpr double kSigns[4][2] = {{1, -1}, {1, 1}, {-1, 1}, {-1, -1}};
+    return Eigen::Vector2d(kSigns[index][0] * hl, kSigns[index][1] * hw);
+  }
+  return std::nullopt;
+}
+
+std::optional<msg::Pose2> LandmarkLocaliser::locate(
+    const google::protobuf::RepeatedPtrField<msg::Landmark>& seen) const {
+  std::vector<Eigen::Vector2d> in_robot, in_field;
+  for (const auto& landmark : seen) {
+    const auto where = field_position(landmark.kind(), landmark.index());
+    const Eigen::Vector2d p(landmark.position().x(), landmark.position().y());
+    if (!where || !p.allFinite()) continue;
+    in_robot.push_back(p);
+    in_field.push_back(*where);
+  }
+  const auto n = static_cast<Eigen::Index>(in_robot.size());
+  if (n < 2) return std::nullopt;
+  // Rigid bodies keep their distances: a pair that does not is a misread.
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index j = i + 1; j < n; ++j) {
+      const double seen_d = (in_robot[i] - in_robot[j]).norm();
+      const double true_d = (in_field[i] - in_field[j]).norm();
+      const double allowed = tolerance_ + 3.0 * noise_per_metre_ * (in_robot[i].norm() + in_robot[j].norm());
+      if (std::abs(seen_d - true_d) > allowed) return std::nullopt;
+    }
+  Eigen::Matrix2Xd src(2, n), dst(2, n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    src.col(i) = in_robot[i];
+    dst.col(i) = in_field[i];
+  }
+  const Eigen::Matrix3d t = Eigen::umeyama(src, dst, false);
+  const double x = t(0, 2), y = t(1, 2), theta = std::atan2(t(1, 0), t(0, 0));
+  const double margin = std::max(0.0, field_.boundary_width());
+  if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(theta) ||
+      std::abs(x) > 0.5 * field_.length() + margin || std::abs(y) > 0.5 * field_.width() + margin)
+    return std::nullopt;
+  msg::Pose2 pose;
+  pose.set_x(x);
+  pose.set_y(y);
+  pose.set_theta(theta);
+  return pose;
+}
+
+}  // namespace robocaf::actors

@@ -1,0 +1,44 @@
+#pragma once
+// Self-localisation of a robot with an onboard camera from the field's fixed
+// landmarks (goal posts, corners) it sees in its own frame. No CAF here.
+
+#include <optional>
+
+#include <Eigen/Core>
+#include <google/protobuf/repeated_field.h>
+
+#include "messages/geometry.pb.h"
+#include "messages/vision.pb.h"
+
+namespace robocaf::actors {
+
+/// The robot's pose in the field from identified landmarks: the rigid 2D
+/// transform that best maps their seen positions (robot frame) onto their
+/// known field positions, by least squares (Eigen::umeyama without scale).
+/// Two landmarks fix a pose; more average out the camera noise.
+///
+/// A fit is refused (nullopt) with fewer than two known landmarks, when the
+/// landmarks' seen distances to each other disagree with the field's by more
+/// than `tolerance` plus the camera's distance-growing noise, or when the pose
+/// lies off the field and its boundary: a misidentified landmark must not
+/// teleport the robot.
+class LandmarkLocaliser {
+ public:
+  /// `noise_per_metre`: the camera's position noise per metre of distance
+  /// (OnboardCameraSpec), widening the consistency check for far landmarks.
+  explicit LandmarkLocaliser(const msg::FieldGeometry& field, double noise_per_metre = 0.01,
+                             double tolerance = 0.15);
+
+  std::optional<msg::Pose2> locate(const google::protobuf::RepeatedPtrField<msg::Landmark>& seen) const;
+
+  /// Field position of a landmark (LandmarkKind indices as in vision.proto);
+  /// nullopt for an unknown kind or index.
+  std::optional<Eigen::Vector2d> field_position(msg::LandmarkKind kind, uint32_t index) const;
+
+ private:
+  msg::FieldGeometry field_;
+  double noise_per_metre_;
+  double tolerance_;
+};
+
+}  // namespace robocaf::actors

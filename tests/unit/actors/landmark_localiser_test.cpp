@@ -1,0 +1,125 @@
+#include "actors/perception/landmark_localiser.hpp"
+
+#include <cmath>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "actors/perception/onboard_filter.hpp"
+#include "runtime/angle.hpp"
+#include "runtime/config_loader.hpp"
+
+namespace robocaf::actors {
+namespace {
+
+msg::LeaguePreset msl() { return runtime::preset_match_config("msl").league(); }
+
+struct Truth {
+  double x, y, theta;
+};
+
+// What a robot at `truth` sees of the listed landmarks, in its own frame,
+// with noise of `noise_per_metre` times the distance (as the simulator).
+msg::OnboardFrame frame_seen_from(const LandmarkLocaliser& localiser, const Truth& truth,
+                                  const std::vector<std::pair<msg::LandmarkKind, uint32_t>>& landmarks,
+                                  double noise_per_metre = 0.0, uint32_t seed = 1) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> unit(0.0, 1.0);
+  msg::OnboardFrame frame;
+  frame.set_team(msg::BLUE);
+  frame.set_robot_id(1);
+  const double c = std::cos(truth.theta), s = std::sin(truth.theta);
+  for (const auto& [kind, index] : landmarks) {
+    const Eigen::Vector2d f = *localiser.field_position(kind, index);
+    const Eigen::Vector2d d(f.x() - truth.x, f.y() - truth.y);
+    Eigen::Vector2d r(c * d.x() + s * d.y(), -s * d.x() + c * d.y());
+    r += Eigen::Vector2d(unit(rng), unit(rng)) * noise_per_metre * r.norm();
+    auto* l = frame.add_landmarks();
+    l->set_kind(kind);
+    l->set_index(index);
+    l->mutable_position()->set_x(r.x());
+    l->mutable_position()->set_y(r.y());
+  }
+  return frame;
+}
+
+const std::vector<std::pair<msg::LandmarkKind, uint32_t>> kPlusXGoal{{msg::LANDMARK_GOAL_POST, 0},
+                                                                     {msg::LANDMARK_GOAL_POST, 1}};
+const std::vector<std::pair<msg::LandmarkKind, uint32_t>> kPlusXEnd{{msg::LANDMARK_GOAL_POST, 0},
+                                                                    {msg::LANDMARK_GOAL_POST, 1},
+                                                                    {msg::LANDMARK_CORNER, 0},
+                                                                    {msg::LANDMARK_CORNER, 1}};
+
+TEST(LandmarkLocaliser, TwoGoalPostsFixThePoseExactly) {
+  const LandmarkLocaliser localiser(msl().field());
+  for (const Truth& t : {Truth{0.0, 0.0, 0.0}, Truth{3.0, -2.0, 0.4}, Truth{6.5, 4.0, -0.9}}) {
+    const auto pose = localiser.locate(frame_seen_from(localiser, t, kPlusXGoal).landmarks());
+    ASSERT_TRUE(pose);
+    EXPECT_NEAR(pose->x(), t.x, 1e-9);
+    EXPECT_NEAR(pose->y(), t.y, 1e-9);
+    EXPECT_NEAR(runtime::wrap_angle(pose->theta() - t.theta), 0.0, 1e-9);
+  }
+}
+
+TEST(LandmarkLocaliser, MoreLandmarksAverageOutCameraNoise) {
+  const LandmarkLocaliser localiser(msl().field());
+  const Truth t{2.0, 1.0, 0.2};
+  double worst = 0.0, worst_angle = 0.0;
+  for (uint32_t seed = 1; seed <= 50; ++seed) {
+    const auto pose = localiser.locate(frame_seen_from(localiser, t, kPlusXEnd, 0.01, seed).landmarks());
+    ASSERT_TRUE(pose) << seed;
+    worst = std::max(worst, std::hypot(pose->x() - t.x, pose->y() - t.y));
+    worst_angle = std::max(worst_angle, std::abs(runtime::wrap_angle(pose->theta() - t.theta)));
+  }
+  EXPECT_LT(worst, 0.25);  // landmarks 7-10 m away, 1 % noise each
+  EXPECT_LT(worst_angle, 0.05);
+}
+
+TEST(LandmarkLocaliser, RefusesTooFewOrInconsistentLandmarks) {
+  const LandmarkLocaliser localiser(msl().field());
+  const Truth t{2.0, 1.0, 0.2};
+  msg::OnboardFrame one = frame_seen_from(localiser, t, {{msg::LANDMARK_GOAL_POST, 0}});
+  EXPECT_FALSE(localiser.locate(one.landmarks()));
+  // A corner taken for the far post: its distance to the other post is wrong.
+  msg::OnboardFrame misread = frame_seen_from(localiser, t, {{msg::LANDMARK_GOAL_POST, 1}, {msg::LANDMARK_CORNER, 0}});
+  misread.mutable_landmarks(1)->set_kind(msg::LANDMARK_GOAL_POST);
+  misread.mutable_landmarks(1)->set_index(0);
+  EXPECT_FALSE(localiser.locate(misread.landmarks()));
+  // Unknown kinds and indices are ignored, not trusted.
+  msg::OnboardFrame unknown = frame_seen_from(localiser, t, kPlusXGoal);
+  unknown.mutable_landmarks(0)->set_index(9);
+  EXPECT_FALSE(localiser.locate(unknown.landmarks()));
+}
+
+TEST(OnboardFilter, LandmarksPullDriftedOdometryBackOntoTheField) {
+  const auto league = msl();
+  OnboardFilter filter(msg::BLUE, 1, league, 0.01);
+  const LandmarkLocaliser localiser(league.field());
+  const Truth truth{3.0, -1.5, 0.3};
+  // Odometry believes the robot is 0.8 m and 0.25 rad off (slip, or the
+  // referee moved it).
+  msg::Odometry odometry;
+  odometry.mutable_pose()->set_x(2.4);
+  odometry.mutable_pose()->set_y(-0.9);
+  odometry.mutable_pose()->set_theta(0.05);
+  filter.on_odometry(odometry);
+  msg::OnboardFrame blind;
+  blind.set_team(msg::BLUE);
+  blind.set_robot_id(1);
+  EXPECT_NEAR(filter.to_percept(blind).self_pose().x(), 2.4, 1e-12) << "nothing seen: odometry as it is";
+  msg::Percept p;
+  for (uint32_t k = 0; k < 40; ++k) p = filter.to_percept(frame_seen_from(localiser, truth, kPlusXEnd, 0.01, k + 1));
+  EXPECT_TRUE(p.self_dead_reckoned());
+  EXPECT_NEAR(p.self_pose().x(), truth.x, 0.08);
+  EXPECT_NEAR(p.self_pose().y(), truth.y, 0.08);
+  EXPECT_NEAR(runtime::wrap_angle(p.self_pose().theta() - truth.theta), 0.0, 0.02);
+  // The correction stays when the landmarks go out of view, and follows odometry.
+  odometry.mutable_pose()->set_x(2.5);  // odometry says 0.1 m forward along its (wrong) heading
+  filter.on_odometry(odometry);
+  const msg::Percept later = filter.to_percept(blind);
+  EXPECT_NEAR(std::hypot(later.self_pose().x() - p.self_pose().x(), later.self_pose().y() - p.self_pose().y()), 0.1,
+              0.01);
+}
+
+}  // namespace
+}  // namespace robocaf::actors
