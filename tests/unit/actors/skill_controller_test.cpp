@@ -172,6 +172,18 @@ struct MiniWorld {
   }
 };
 
+// Blue 1's estimate with only its own pose in it.
+msg::WorldEstimate blue_1_at(double x, double y, double theta) {
+  msg::WorldEstimate world;
+  world.set_team(msg::BLUE);
+  world.set_robot_id(1);
+  world.mutable_self()->set_robot_id(1);
+  world.mutable_self()->mutable_pose()->set_x(x);
+  world.mutable_self()->mutable_pose()->set_y(y);
+  world.mutable_self()->mutable_pose()->set_theta(theta);
+  return world;
+}
+
 msg::PlayerInstruction play(msg::Role role, bool attack_positive_x) {
   msg::PlayerInstruction i;
   i.set_directive(msg::COACH_PLAY);
@@ -392,12 +404,7 @@ TEST(SkillController, DefenderStaysOutOfTheLaneOfABallRollingAtItsGoal) {
     double bx = -0.3, bvx = -0.6;  // on y = 0, straight at the goal centre (-1.1, 0)
     double closest_to_lane = 1e9;
     for (int k = 0; k < 40; ++k) {  // 0.8 s: the ball is still 0.3 m out
-      msg::WorldEstimate world;
-      world.set_team(msg::BLUE);
-      world.set_robot_id(1);
-      world.mutable_self()->mutable_pose()->set_x(x);
-      world.mutable_self()->mutable_pose()->set_y(y);
-      world.mutable_self()->mutable_pose()->set_theta(theta);
+      msg::WorldEstimate world = blue_1_at(x, y, theta);
       world.mutable_ball()->set_valid(true);
       world.mutable_ball()->set_t_observed(0.02 * k);
       world.mutable_ball()->mutable_position()->set_x(bx);
@@ -430,13 +437,7 @@ TEST(SkillController, RobotsWithoutTheBallGoRoundTeammates) {
   const double mate_x = 0.0, mate_y = 0.0;  // on the straight way
   const double mate2_x = 0.5, mate2_y = 0.0;  // on the placement itself
   for (int k = 0; k < 250; ++k) {
-    msg::WorldEstimate world;
-    world.set_team(msg::BLUE);
-    world.set_robot_id(1);
-    world.mutable_self()->set_robot_id(1);
-    world.mutable_self()->mutable_pose()->set_x(x);
-    world.mutable_self()->mutable_pose()->set_y(y);
-    world.mutable_self()->mutable_pose()->set_theta(theta);
+    msg::WorldEstimate world = blue_1_at(x, y, theta);
     for (auto [id, mx, my] : {std::tuple{2u, mate_x, mate_y}, std::tuple{3u, mate2_x, mate2_y}}) {
       auto* mate = world.add_teammates();
       mate->set_robot_id(id);
@@ -469,12 +470,7 @@ TEST(SkillController, RestartTakerReachesAPlacementBeyondTheTouchLine) {
   place.mutable_placement()->set_theta(-kPi / 2);
   double x = 3.9, y = 3.1, theta = 0.0;  // where chasing the ball out left it
   for (int k = 0; k < 200; ++k) {
-    msg::WorldEstimate world;
-    world.set_team(msg::BLUE);
-    world.set_robot_id(1);
-    world.mutable_self()->mutable_pose()->set_x(x);
-    world.mutable_self()->mutable_pose()->set_y(y);
-    world.mutable_self()->mutable_pose()->set_theta(theta);
+    msg::WorldEstimate world = blue_1_at(x, y, theta);
     auto* mate = world.add_teammates();  // a teammate nearby makes the robot give way
     mate->set_robot_id(2);
     mate->mutable_pose()->set_x(3.6);
