@@ -12,6 +12,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "actors/player_skills/safety_search.hpp"
@@ -85,15 +86,25 @@ void record(benchmark::State& state, const std::string& name, double start, long
   state.counters["changed"] = r.changed_fraction;
 }
 
-// Baseline, 11 robots: every pair's desired accelerations checked once.
-void team_check(benchmark::State& state, bool crowded, const std::string& name) {
-  const auto all = scenes(11, crowded, 1);
+// Times `decide` over the prepared cases in turn (CPU time); it returns how
+// many robots it decided for and how many it flagged (unsafe or changed).
+template <typename Case, typename Decide>
+void measure(benchmark::State& state, const std::string& name, const std::vector<Case>& cases, Decide decide) {
   const SafetySearch dss(dss_params());
-  long decisions = 0, unsafe = 0;
+  long decisions = 0, flagged = 0;
   std::size_t k = 0;
   const double start = cpu_ns();
   for (auto _ : state) {
-    const auto& team = all[k++ % all.size()];
+    const auto [decided, flags] = decide(dss, cases[k++ % cases.size()]);
+    decisions += decided;
+    flagged += flags;
+  }
+  record(state, name, start, decisions, flagged);
+}
+
+// Baseline, 11 robots: every pair's desired accelerations checked once.
+void team_check(benchmark::State& state, bool crowded, const std::string& name) {
+  measure(state, name, scenes(11, crowded, 1), [](const SafetySearch& dss, const std::vector<DssRobot>& team) {
     bool bad[11] = {};
     for (std::size_t i = 0; i < team.size(); ++i)
       for (std::size_t j = i + 1; j < team.size(); ++j) {
@@ -102,37 +113,26 @@ void team_check(benchmark::State& state, bool crowded, const std::string& name) 
         benchmark::DoNotOptimize(c);
         if (c < 0.0) bad[i] = bad[j] = true;
       }
+    long unsafe = 0;
     for (std::size_t i = 0; i < team.size(); ++i) unsafe += bad[i] ? 1 : 0;
-    decisions += static_cast<long>(team.size());
-  }
-  record(state, name, start, decisions, unsafe);
+    return std::pair<long, long>(static_cast<long>(team.size()), unsafe);
+  });
 }
 
 // DSS for all 11 robots of a team, all pairs.
 void team_search(benchmark::State& state, bool crowded, const std::string& name) {
-  const auto all = scenes(11, crowded, 1);
-  const SafetySearch dss(dss_params());
-  long decisions = 0, changed = 0;
-  std::size_t k = 0;
-  const double start = cpu_ns();
-  for (auto _ : state) {
-    const std::vector<DssDecision> out = dss.search(all[k++ % all.size()]);
+  measure(state, name, scenes(11, crowded, 1), [](const SafetySearch& dss, const std::vector<DssRobot>& team) {
+    const std::vector<DssDecision> out = dss.search(team);
     benchmark::DoNotOptimize(out.data());
+    long changed = 0;
     for (const auto& d : out) changed += d.changed ? 1 : 0;
-    decisions += static_cast<long>(out.size());
-  }
-  record(state, name, start, decisions, changed);
+    return std::pair<long, long>(static_cast<long>(out.size()), changed);
+  });
 }
 
 // Baseline, one robot: its desired acceleration against 5 braking teammates.
 void robot_check(benchmark::State& state, bool crowded, const std::string& name) {
-  const auto all = scenes(6, crowded, 2);
-  const SafetySearch dss(dss_params());
-  long decisions = 0, unsafe = 0;
-  std::size_t k = 0;
-  const double start = cpu_ns();
-  for (auto _ : state) {
-    const auto& team = all[k++ % all.size()];
+  measure(state, name, scenes(6, crowded, 2), [](const SafetySearch& dss, const std::vector<DssRobot>& team) {
     bool ok = true;
     for (std::size_t j = 1; j < team.size(); ++j) {
       const double c =
@@ -140,29 +140,21 @@ void robot_check(benchmark::State& state, bool crowded, const std::string& name)
       benchmark::DoNotOptimize(c);
       ok = ok && c >= 0.0;
     }
-    ++decisions;
-    unsafe += ok ? 0 : 1;
-  }
-  record(state, name, start, decisions, unsafe);
+    return std::pair<long, long>(1, ok ? 0 : 1);
+  });
 }
 
 // The decentralised call each robot's player skills make: self against 5 teammates.
 void robot_search(benchmark::State& state, bool crowded, const std::string& name) {
-  const auto all = scenes(6, crowded, 2);
   std::vector<std::pair<DssRobot, std::vector<DssRobot>>> cases;
-  for (const auto& team : all) cases.emplace_back(team[0], std::vector<DssRobot>(team.begin() + 1, team.end()));
-  const SafetySearch dss(dss_params());
-  long decisions = 0, changed = 0;
-  std::size_t k = 0;
-  const double start = cpu_ns();
-  for (auto _ : state) {
-    const auto& c = cases[k++ % cases.size()];
+  for (const auto& team : scenes(6, crowded, 2))
+    cases.emplace_back(team[0], std::vector<DssRobot>(team.begin() + 1, team.end()));
+  using Case = std::pair<DssRobot, std::vector<DssRobot>>;
+  measure(state, name, cases, [](const SafetySearch& dss, const Case& c) {
     const DssDecision d = dss.safe_acceleration(c.first, c.second);
     benchmark::DoNotOptimize(d);
-    ++decisions;
-    changed += d.changed ? 1 : 0;
-  }
-  record(state, name, start, decisions, changed);
+    return std::pair<long, long>(1, d.changed ? 1 : 0);
+  });
 }
 
 void team11_check_open(benchmark::State& s) { team_check(s, false, "team11_check_open"); }

@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -39,13 +38,6 @@ const char* kCalibrateUsage =
     "                             --board-at X,Y (m, default 0,0), its rows along YAW (rad, default 0)\n"
     "                             and the next rows to their right seen from above; more IMAGEs of the\n"
     "                             board held tilted elsewhere improve the lens estimate.";
-
-void write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error("cannot write " + path);
-}
 
 // "9x6" -> {9, 6}.
 std::pair<int, int> parse_pattern(const std::string& text) {

@@ -1,6 +1,7 @@
 #include "deploy/cli.hpp"
 
 #include <cmath>
+#include <fstream>
 #include <cstdlib>
 
 namespace robocaf::deploy {
@@ -60,6 +61,13 @@ std::optional<uint64_t> Arguments::unsigned_number(const std::string& name) cons
   unsigned long long x = std::strtoull(text->c_str(), &end, 10);
   if (*end != '\0') throw UsageError("--" + name + " expects a non-negative integer, got '" + *text + "'");
   return static_cast<uint64_t>(x);
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + path);
 }
 
 }  // namespace robocaf::deploy

@@ -1,6 +1,6 @@
 #pragma once
-// Command-line parsing for the robocaf subcommands. A bad argument is a
-// UsageError; main() prints it and exits with status 2.
+// Command-line parsing and output files for the robocaf subcommands. A bad
+// argument is a UsageError; main() prints it and exits with status 2.
 
 #include <map>
 #include <optional>
@@ -35,5 +35,9 @@ class Arguments {
   std::set<std::string> switches_;
   std::vector<std::string> positional_;
 };
+
+/// Writes `text` to the file at `path`, replacing it. Throws
+/// std::runtime_error("cannot write <path>") when any part of it fails.
+void write_text_file(const std::string& path, const std::string& text);
 
 }  // namespace robocaf::deploy

@@ -2,7 +2,6 @@
 // against the world's ground truth.
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -65,9 +64,7 @@ int report_onboard(const msg::MatchConfig& match, const std::string& log, std::u
                         {"ball_known_own", s.ball_known_own},
                         {"ball_known_shared", s.ball_known_shared},
                         {"log", log}};
-    std::ofstream out{*summary_json, std::ios::trunc};
-    out << json.dump(2) << '\n';
-    if (!out) throw std::runtime_error("cannot write " + *summary_json);
+    write_text_file(*summary_json, json.dump(2) + '\n');
   }
   return 0;
 }
@@ -138,9 +135,7 @@ int eval_perception_command(const std::vector<std::string>& args) {
                         {"tracked_ball_rmse_mm", s.tracked_ball_rmse_mm},
                         {"tracked_ball_median_mm", s.tracked_ball_median_mm},
                         {"log", log}};
-    std::ofstream out{*path, std::ios::trunc};
-    out << json.dump(2) << '\n';
-    if (!out) throw std::runtime_error("cannot write " + *path);
+    write_text_file(*path, json.dump(2) + '\n');
   }
   return 0;
 }

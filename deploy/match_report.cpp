@@ -1,8 +1,6 @@
 #include "deploy/match_report.hpp"
 
-#include <fstream>
-#include <stdexcept>
-
+#include "deploy/cli.hpp"
 #include "runtime/game_log.hpp"
 
 namespace robocaf::deploy {
@@ -19,9 +17,7 @@ MatchReport make_report(const std::string& log_path, double wall_seconds) {
 }
 
 void write_summary_json(const std::string& path, const MatchReport& report) {
-  std::ofstream out{path, std::ios::trunc};
-  out << runtime::summary_json(report.summary, report.extras);
-  if (!out) throw std::runtime_error("cannot write " + path);
+  write_text_file(path, runtime::summary_json(report.summary, report.extras));
 }
 
 }  // namespace robocaf::deploy

@@ -42,6 +42,19 @@ struct SquareSum {
   double rms() const { return n ? std::sqrt(sum / static_cast<double>(n)) : 0.0; }
 };
 
+// Calls `use` with every `every`-th truth record of the log (the first one
+// included), in order.
+template <typename Use>
+void for_each_nth_truth(runtime::GameLogReader& reader, std::uint64_t every, Use use) {
+  msg::LogRecord record;
+  std::uint64_t truths = 0;
+  while (reader.next(record)) {
+    if (!record.has_truth()) continue;
+    if (truths++ % std::max<std::uint64_t>(every, 1) != 0) continue;
+    use(record.truth());
+  }
+}
+
 double median(std::vector<double> values) {
   if (values.empty()) return 0.0;
   std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
@@ -262,12 +275,7 @@ PerceptionScores evaluate_overhead_perception(const std::string& log_path, std::
   std::uint64_t ball_frames = 0, robot_frames = 0, robots_right = 0;
   PerceptionScores scores;
   std::vector<double> frame_ms, tracked_errors;
-  msg::LogRecord record;
-  std::uint64_t truths = 0;
-  while (reader.next(record)) {
-    if (!record.has_truth()) continue;
-    if (truths++ % std::max<std::uint64_t>(every, 1) != 0) continue;
-    const msg::WorldTruth& truth = record.truth();
+  for_each_nth_truth(reader, every, [&](const msg::WorldTruth& truth) {
     const cv::Mat image = renderer.render(truth, truth.cycle());
     const auto start = std::chrono::steady_clock::now();
     const msg::DetectionFrame frame = detector.detect(image, truth.cycle() + 1, truth.t());
@@ -317,7 +325,7 @@ PerceptionScores evaluate_overhead_perception(const std::string& log_path, std::
       tracked.add(e);
       tracked_errors.push_back(e);
     }
-  }
+  });
   if (scores.frames == 0) throw std::runtime_error(log_path + ": no truth records to evaluate");
   std::sort(frame_ms.begin(), frame_ms.end());
   scores.frame_ms_median = frame_ms[frame_ms.size() / 2];
@@ -365,12 +373,7 @@ OnboardPerceptionScores evaluate_onboard_perception(const std::string& log_path,
   SquareSum error_sq;
   std::uint64_t partly = 0, found_clear = 0, found_partly = 0, robots_clear = 0, robots_found = 0;
   std::uint64_t known_own = 0, known_shared = 0;
-  msg::LogRecord record;
-  std::uint64_t truths = 0;
-  while (reader.next(record)) {
-    if (!record.has_truth()) continue;
-    if (truths++ % std::max<std::uint64_t>(every, 1) != 0) continue;
-    const msg::WorldTruth& truth = record.truth();
+  for_each_nth_truth(reader, every, [&](const msg::WorldTruth& truth) {
     ++scores.frames;
     for (const msg::RobotTruth& robot : truth.robots()) {
       ++scores.robot_frames;
@@ -430,7 +433,7 @@ OnboardPerceptionScores evaluate_onboard_perception(const std::string& log_path,
       known_shared += usable(estimates.shared);
     }
     sharing.end_cycle();
-  }
+  });
   if (scores.frames == 0) throw std::runtime_error(log_path + ": no truth records to evaluate");
   const double samples = static_cast<double>(std::max<std::uint64_t>(scores.robot_frames, 1));
   scores.ball_error_pct_of_distance = error_sq.rms();

@@ -1,6 +1,5 @@
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -56,13 +55,6 @@ RobotChoice parse_robot(const std::string& text) {
   if (id.empty() || id.size() > 9 || id.find_first_not_of("0123456789") != std::string::npos) throw UsageError(bad);
   choice.id = static_cast<uint32_t>(std::stoul(id));
   return choice;
-}
-
-void write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error("cannot write " + path);
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -134,9 +133,7 @@ int scenario_command(const std::vector<std::string>& args) {
     std::cout << "  " << key << ": mean " << std::setprecision(3) << s.mean << ", sd " << s.sd << '\n';
   }
   if (auto path = arguments.value("summary-json")) {
-    std::ofstream out{*path, std::ios::trunc};
-    out << json.dump(2) << '\n';
-    if (!out) throw std::runtime_error("cannot write " + *path);
+    write_text_file(*path, json.dump(2) + '\n');
   }
   return 0;
 }

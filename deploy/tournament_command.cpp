@@ -106,11 +106,8 @@ int tournament_command(const std::vector<std::string>& args, const std::string& 
   {
     std::string text;
     google::protobuf::TextFormat::PrintToString(config, &text);
-    std::ofstream out(config_path, std::ios::trunc);
-    out << "# written by robocaf tournament: " << preset_name << ", " << our_label << " (blue) vs "
-        << opponent_label << " (yellow)\n"
-        << text;
-    if (!out) throw std::runtime_error("cannot write " + config_path);
+    write_text_file(config_path, "# written by robocaf tournament: " + preset_name + ", " + our_label + " (blue) vs " +
+                                     opponent_label + " (yellow)\n" + text);
   }
 
   std::cout << "robocaf tournament: " << preset_name << ", " << our_label << " vs " << opponent_label << ", "
@@ -172,11 +169,8 @@ int tournament_command(const std::vector<std::string>& args, const std::string& 
 
   const TournamentTally totals = tally(results);
   std::cout << format_tournament_table(results, totals, our_label, opponent_label);
-  if (auto json = arguments.value("summary-json")) {
-    std::ofstream out(*json, std::ios::trunc);
-    out << tournament_json(results, totals, preset_name, our_label, opponent_label) << '\n';
-    if (!out) throw std::runtime_error("cannot write " + *json);
-  }
+  if (auto json = arguments.value("summary-json"))
+    write_text_file(*json, tournament_json(results, totals, preset_name, our_label, opponent_label) + '\n');
   return totals.failed > 0 ? 1 : 0;
 }
 

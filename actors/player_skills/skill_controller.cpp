@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -29,6 +30,36 @@ double limit_or(double v, double fallback) { return v > 0.0 ? v : fallback; }
 
 double to_ball_now(const V& p, const msg::WorldEstimate& world) {
   return (V(world.ball().position().x(), world.ball().position().y()) - p).norm();
+}
+
+// `target` moved straight out to `radius` from `centre` when it lies closer
+// (away from `from` when it sits on the centre itself).
+V outside_circle(const V& target, const V& centre, double radius, const V& from) {
+  if ((target - centre).norm() >= radius) return target;
+  V away = target - centre;
+  if (away.norm() < 1e-9) away = from - centre;
+  if (away.norm() < 1e-9) away = V(1.0, 0.0);
+  return centre + away.normalized() * radius;
+}
+
+// Where the straight way from `from` to `to` passes `obstacle` closer than
+// `radius` between its ends: the fraction of the way at the closest point,
+// and the unit side to pass on (the side the way is already on).
+struct Pass {
+  double fraction;
+  V side;
+};
+std::optional<Pass> passes_close(const V& from, const V& to, const V& obstacle, double radius) {
+  const V seg = to - from;
+  const double len2 = seg.squaredNorm();
+  if (len2 < 1e-12) return std::nullopt;
+  const double lambda = (obstacle - from).dot(seg) / len2;
+  if (lambda <= 0.0 || lambda >= 1.0) return std::nullopt;
+  const V closest = from + lambda * seg;
+  if ((closest - obstacle).norm() >= radius) return std::nullopt;
+  V perp = V(-seg.y(), seg.x()).normalized();
+  if ((closest - obstacle).dot(perp) < 0.0) perp = -perp;
+  return Pass{lambda, perp};
 }
 
 }  // namespace
@@ -148,32 +179,18 @@ void SkillController::give_way_to_teammates(const Pose& self, double& tx, double
   const double keep = teammate_keep();
   const V p(self.x, self.y);
   V T(tx, ty);
-  for (const V& m : teammates_) {
-    if ((T - m).norm() >= keep) continue;
-    V away = T - m;
-    if (away.norm() < 1e-9) away = p - m;
-    if (away.norm() < 1e-9) away = V(1.0, 0.0);
-    T = m + away.normalized() * keep;
-  }
+  for (const V& m : teammates_) T = outside_circle(T, m, keep, p);
   // The first teammate on the straight path, near enough to matter this
   // cycle: a waypoint beside it, on the side the robot already is.
-  const V seg = T - p;
-  const double len2 = seg.squaredNorm();
   const double lookahead = 6.0 * r + 0.2;
   double first = 1.0;
   std::optional<V> waypoint;
-  if (len2 > 1e-12) {
-    for (const V& m : teammates_) {
-      if ((m - p).norm() > lookahead || (m - p).norm() < keep * 0.9) continue;
-      const double lambda = (m - p).dot(seg) / len2;
-      if (lambda <= 0.0 || lambda >= first) continue;
-      const V closest = p + lambda * seg;
-      if ((closest - m).norm() >= keep) continue;
-      V perp = V(-seg.y(), seg.x()).normalized();
-      if ((closest - m).dot(perp) < 0.0) perp = -perp;
-      first = lambda;
-      waypoint = m + perp * 1.3 * keep;
-    }
+  for (const V& m : teammates_) {
+    if ((m - p).norm() > lookahead || (m - p).norm() < keep * 0.9) continue;
+    const auto pass = passes_close(p, T, m, keep);
+    if (!pass || pass->fraction >= first) continue;
+    first = pass->fraction;
+    waypoint = m + pass->side * 1.3 * keep;
   }
   if (waypoint) T = *waypoint;
   if ((T - V(tx, ty)).norm() < 1e-12) return;
@@ -195,10 +212,7 @@ void SkillController::avoid_ball(const Pose& self, double bx, double by, double&
   const V b(bx, by), p(self.x, self.y);
   V T(tx, ty);
   if ((T - b).norm() < R) {
-    V away = T - b;
-    if (away.norm() < 1e-9) away = p - b;
-    if (away.norm() < 1e-9) away = V(1.0, 0.0);
-    T = b + away.normalized() * R;
+    T = outside_circle(T, b, R, p);
     double x = T.x(), y = T.y();
     clamp_to_field(x, y);
     T = V(x, y);
@@ -233,16 +247,9 @@ void SkillController::detour_around_ball(const Pose& self, double bx, double by,
   const double R = 1.25 * league_.robot().radius() + league_.ball().radius() + params_.ball_clearance + extra;
   const V p(self.x, self.y), b(bx, by), T(tx, ty);
   if ((T - b).norm() < R) return;  // the target is at the ball: nothing to go round
-  const V seg = T - p;
-  const double len2 = seg.squaredNorm();
-  if (len2 < 1e-12) return;
-  const double lambda = (b - p).dot(seg) / len2;
-  if (lambda <= 0.0 || lambda >= 1.0) return;
-  const V closest = p + lambda * seg;
-  if ((closest - b).norm() >= R) return;
-  V perp(-seg.y(), seg.x());
-  perp.normalize();
-  if ((closest - b).dot(perp) < 0.0) perp = -perp;  // pass on the side we are already on
+  const auto pass = passes_close(p, T, b, R);
+  if (!pass) return;
+  const V perp = pass->side;
   V w = b + perp * 1.3 * R;
   double wx = w.x(), wy = w.y();
   clamp_to_field(wx, wy);

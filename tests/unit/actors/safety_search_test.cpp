@@ -320,16 +320,20 @@ TEST(SafetySearch, HeadOnRobotsNeverComeCloserThanTwoRadii) {
   }
 }
 
-TEST(SafetySearch, CrowdCrossingTheCentreNeverCollides) {
-  // Six robots on a circle, each driving for the opposite point.
-  std::vector<DssRobot> robots;
-  std::vector<V> goals;
+// Six robots on a circle, each driving for the opposite point.
+void crowd_crossing_the_centre(std::vector<DssRobot>& robots, std::vector<V>& goals) {
   for (int i = 0; i < 6; ++i) {
     const double angle = 2.0 * M_PI * i / 6.0 + 0.05 * i;
     const V p(std::cos(angle), std::sin(angle));
     robots.push_back(robot(p, -1.5 * p));
     goals.push_back(-1.2 * p);
   }
+}
+
+TEST(SafetySearch, CrowdCrossingTheCentreNeverCollides) {
+  std::vector<DssRobot> robots;
+  std::vector<V> goals;
+  crowd_crossing_the_centre(robots, goals);
   ASSERT_LT(drive(robots, goals, false, true), 2.0 * kRadius);
   EXPECT_GE(drive(robots, goals, true, true, nullptr, 3.0), 2.0 * kRadius);
 }
@@ -340,12 +344,7 @@ TEST(SafetySearch, RobotsDecidingAloneNeverCollideWhenTheyAllowForTeammatesSteps
   // six crossing apart, and finishing the step leaves more room.
   std::vector<DssRobot> robots;
   std::vector<V> goals;
-  for (int i = 0; i < 6; ++i) {
-    const double angle = 2.0 * M_PI * i / 6.0 + 0.05 * i;
-    const V p(std::cos(angle), std::sin(angle));
-    robots.push_back(robot(p, -1.5 * p));
-    goals.push_back(-1.2 * p);
-  }
+  crowd_crossing_the_centre(robots, goals);
   const double finishing = drive(robots, goals, true, false, nullptr, 3.0, true);
   EXPECT_GE(finishing, 2.0 * kRadius);
   EXPECT_GE(finishing, drive(robots, goals, true, false, nullptr, 3.0, false) - 1e-9);
