@@ -20,8 +20,20 @@ struct CoachState {
   runtime::ShellContext ctx;
   std::optional<CoachLogic> logic;
   std::map<uint32_t, bool> operational;  // by robot id, from health reports
+  // Manual referee commands that came before the world was in our roster
+  // (a human is quick after start-up): sent once it is, in order.
+  std::vector<msg::ManualRefereeCommand> manual_pending;
   static inline const char* name = "coach";
 };
+
+void forward_manual(runtime::ShellActor<CoachState>* self) {
+  auto& s = self->state;
+  if (s.manual_pending.empty()) return;
+  auto world = s.ctx.peers.find(msg::TEAM_UNSPECIFIED, 0, msg::ACTOR_WORLD);
+  if (!world) return;
+  for (auto& command : s.manual_pending) self->send(world, std::move(command));
+  s.manual_pending.clear();
+}
 
 caf::behavior coach(runtime::ShellActor<CoachState>* self, ActorSetup setup) {
   auto& st = self->state;
@@ -32,6 +44,7 @@ caf::behavior coach(runtime::ShellActor<CoachState>* self, ActorSetup setup) {
       [self](const msg::GameState& game) {
         auto& s = self->state;
         const auto team = s.ctx.address.team();
+        forward_manual(self);
         // The referee's list of robots on the field is what every coach of a
         // match agrees on; a robot it lists but whose mission manager says it is
         // down gets no placement and no role.
@@ -46,8 +59,8 @@ caf::behavior coach(runtime::ShellActor<CoachState>* self, ActorSetup setup) {
           self->send(team_skills, std::move(command));
       },
       [self](const msg::ManualRefereeCommand& command) {
-        if (auto world = self->state.ctx.peers.find(msg::TEAM_UNSPECIFIED, 0, msg::ACTOR_WORLD))
-          self->send(world, command);
+        self->state.manual_pending.push_back(command);
+        forward_manual(self);
       },
       [self](const msg::HealthReport& report) {
         if (report.team() == self->state.ctx.address.team())
