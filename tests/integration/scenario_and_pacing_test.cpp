@@ -1,7 +1,10 @@
 // `robocaf scenario` and live pacing, run as a user would.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
 
 #include "process.hpp"
 
@@ -22,8 +25,10 @@ TEST(ScenarioCommand, DriveStraightWritesTheSummaryTheIssueAsksFor) {
 
 TEST(ScenarioCommand, SkillScenarioRunsTheActorsAndReportsTimes) {
   const std::string json = temp_path("goal.json");
-  auto result = run("scenario ball-to-goal --seeds 2 --summary-json " + json);
+  const std::string logs = temp_path("scenario_logs_") + std::to_string(::getpid()) + "/new";  // not there yet
+  auto result = run("scenario ball-to-goal --seeds 2 --summary-json " + json + " --log-dir " + logs);
   ASSERT_EQ(result.status, 0) << result.output;
+  EXPECT_TRUE(std::filesystem::exists(logs + "/ball-to-goal-seed2.rclog")) << "--log-dir makes its folder";
   auto summary = read_json(json);
   ASSERT_EQ(summary["runs"].size(), 2u);
   for (const auto& r : summary["runs"]) {

@@ -423,6 +423,70 @@ TEST(SkillController, DefenderStaysOutOfTheLaneOfABallRollingAtItsGoal) {
   }
 }
 
+TEST(SkillController, DefendersInAWallStandSideBySideOutsideTheGoalArea) {
+  // Four defenders (role_index 0..3 of 4) and the ball up-field to the left:
+  // each drives to its slot; the slots lie across the goal-to-ball line, on
+  // the edge of the goal area, right to left seen from the goal, and no two
+  // robots end up touching.
+  const msg::MatchConfig config = mirosot_match();
+  const auto& f = config.league().field();
+  const double r = config.league().robot().radius();
+  std::vector<SkillController> skills;
+  std::vector<Eigen::Vector3d> pose;  // x, y, theta
+  for (uint32_t i = 0; i < 4; ++i) {
+    skills.emplace_back(msg::BLUE, i + 2, config.league());
+    pose.emplace_back(-0.3, -0.45 + 0.3 * i, kPi);
+  }
+  const double bx = 0.2, by = 0.4;
+  for (int k = 0; k < 250; ++k) {
+    for (uint32_t i = 0; i < 4; ++i) {
+      msg::WorldEstimate world = blue_1_at(pose[i].x(), pose[i].y(), pose[i].z());
+      world.set_robot_id(i + 2);
+      world.mutable_self()->set_robot_id(i + 2);
+      for (uint32_t j = 0; j < 4; ++j) {
+        if (j == i) continue;
+        auto* mate = world.add_teammates();
+        mate->set_robot_id(j + 2);
+        mate->mutable_pose()->set_x(pose[j].x());
+        mate->mutable_pose()->set_y(pose[j].y());
+      }
+      world.mutable_ball()->set_valid(true);
+      world.mutable_ball()->mutable_position()->set_x(bx);
+      world.mutable_ball()->mutable_position()->set_y(by);
+      msg::PlayerInstruction defend = play(msg::ROLE_DEFENDER, true);
+      defend.set_role_index(i);
+      defend.set_role_count(4);
+      const auto c = skills[i].step(world, defend, k, 0.02 * k);
+      pose[i].z() = runtime::wrap_angle(pose[i].z() + 0.02 * c.velocity().omega());
+      pose[i].x() += 0.02 * c.velocity().vx() * std::cos(pose[i].z());
+      pose[i].y() += 0.02 * c.velocity().vx() * std::sin(pose[i].z());
+    }
+  }
+  const Eigen::Vector2d goal(-0.5 * f.length(), 0.0);
+  const Eigen::Vector2d to_ball = (Eigen::Vector2d(bx, by) - goal).normalized();
+  const Eigen::Vector2d left(-to_ball.y(), to_ball.x());
+  for (uint32_t i = 0; i < 4; ++i) {
+    const Eigen::Vector2d p = pose[i].head<2>();
+    SCOPED_TRACE("defender slot " + std::to_string(i));
+    const bool in_goal_area = p.x() < goal.x() + f.goal_area_depth() + r && std::abs(p.y()) < 0.5 * f.goal_area_width() + r;
+    EXPECT_FALSE(in_goal_area);
+    EXPECT_LT((p - goal).norm(), 0.6) << "stands by its goal, not up-field";
+    if (i > 0) {
+      const Eigen::Vector2d q = pose[i - 1].head<2>();
+      EXPECT_GT((p - q).dot(left), 0.0) << "slots run right to left seen from the goal";
+    }
+    for (uint32_t j = i + 1; j < 4; ++j) EXPECT_GT((p - pose[j].head<2>()).norm(), 2.0 * r);
+  }
+  // Together they cover the line from the ball to the goal centre.
+  double lateral_min = 1e9, lateral_max = -1e9;
+  for (const auto& q : pose) {
+    lateral_min = std::min(lateral_min, (q.head<2>() - goal).dot(left));
+    lateral_max = std::max(lateral_max, (q.head<2>() - goal).dot(left));
+  }
+  EXPECT_LT(lateral_min, 0.0);
+  EXPECT_GT(lateral_max, 0.0);
+}
+
 TEST(SkillController, RobotsWithoutTheBallGoRoundTeammates) {
   // A placement on a teammate's spot, and a teammate standing on the way:
   // the robot stops clear of it and never touches it on the way.
