@@ -27,8 +27,23 @@ struct PerceptionState {
   std::optional<OnboardFilter> onboard;
   std::optional<ImageDetector> detector;   // built from the first image's calibration
   std::string detector_calibration;        // ... serialized, to notice a new one
+  // Newest image wins: images wait here, not in the mailbox, so a perception
+  // that falls behind a live camera skips stale images instead of queueing them.
+  std::optional<msg::CameraImage> pending_image;
   static inline const char* name = "perception";
 };
+
+using detect_atom = caf::atom_constant<caf::atom("detect")>;
+
+// Rejects an image whose pixel buffer does not match its size before it can replace a good one.
+void check_image(const msg::CameraImage& image) {
+  const size_t bytes = static_cast<size_t>(image.width()) * image.height() * 3;
+  if (image.width() == 0 || image.height() == 0 || image.bgr().size() != bytes) {
+    throw std::invalid_argument("CameraImage " + std::to_string(image.frame_number()) + ": " +
+                                std::to_string(image.bgr().size()) + " bytes for " +
+                                std::to_string(image.width()) + "x" + std::to_string(image.height()) + " BGR");
+  }
+}
 
 caf::behavior perception(runtime::ShellActor<PerceptionState>* self, ActorSetup setup) {
   auto& st = self->state;
@@ -46,14 +61,20 @@ caf::behavior perception(runtime::ShellActor<PerceptionState>* self, ActorSetup 
   };
   return caf::message_handler{
       [self, send_percept](const msg::DetectionFrame& frame) { send_percept(self->state.filter->to_percept(frame)); },
-      [self, send_percept](const msg::CameraImage& image) {
+      [self](msg::CameraImage& image) {
         auto& s = self->state;
-        const size_t bytes = static_cast<size_t>(image.width()) * image.height() * 3;
-        if (image.width() == 0 || image.height() == 0 || image.bgr().size() != bytes) {
-          throw std::invalid_argument("CameraImage " + std::to_string(image.frame_number()) + ": " +
-                                      std::to_string(image.bgr().size()) + " bytes for " +
-                                      std::to_string(image.width()) + "x" + std::to_string(image.height()) + " BGR");
-        }
+        check_image(image);
+        // Every image queued behind this one arrives before the detect
+        // message, so the one detected is the newest; in virtual time the
+        // world sends one image per cycle and nothing is ever dropped.
+        if (!s.pending_image) self->send(self, detect_atom::value);
+        s.pending_image = std::move(image);
+      },
+      [self, send_percept](detect_atom) {
+        auto& s = self->state;
+        if (!s.pending_image) return;
+        const msg::CameraImage image = std::move(*s.pending_image);
+        s.pending_image.reset();
         std::string calibration = image.calibration().SerializeAsString();
         if (!s.detector || calibration != s.detector_calibration) {
           s.detector.emplace(s.league, image.calibration(), s.colours);

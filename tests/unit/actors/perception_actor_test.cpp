@@ -1,0 +1,137 @@
+// The perception actor on a real CAF actor system: with images arriving faster
+// than it detects, the newest image wins and the stale ones are dropped
+// instead of queueing up behind it.
+#include "actors/perception/perception_actor.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "actors/actor_setup.hpp"
+#include "messages/health.pb.h"
+#include "messages/runtime.pb.h"
+#include "messages/vision.pb.h"
+#include "runtime/actor_address.hpp"
+#include "runtime/atoms.hpp"
+#include "runtime/config_loader.hpp"
+#include "runtime/directory.hpp"
+#include "runtime/message_types.hpp"
+#include "sim/camera/overhead_image.hpp"
+
+namespace robocaf::actors {
+namespace {
+
+struct Config : caf::actor_system_config {
+  Config() { runtime::add_message_types(*this); }
+};
+
+using runtime::make_address;
+
+// Stands in for blue 1's world knowledge: registers at its address and hands
+// every percept to the test.
+caf::behavior percept_sink(caf::event_based_actor* self, caf::actor directory, caf::actor test) {
+  self->request(directory, std::chrono::seconds(5), runtime::register_atom::value,
+                make_address(msg::BLUE, 1, msg::ACTOR_WORLD_KNOWLEDGE), caf::actor_cast<caf::actor>(self))
+      .then([](const msg::Roster&, const std::vector<caf::actor>&) {});
+  return {
+      [=](const msg::Percept& percept) { self->send(test, percept); },
+      [](const msg::Roster&, const std::vector<caf::actor>&) {},
+  };
+}
+
+// Every percept that arrives until none has come for `quiet`.
+std::vector<msg::Percept> drain_percepts(caf::scoped_actor& self, std::chrono::milliseconds quiet) {
+  std::vector<msg::Percept> percepts;
+  bool more = true;
+  while (more) {
+    self->receive([&](const msg::Percept& p) { percepts.push_back(p); },
+                  caf::after(quiet) >> [&] { more = false; });
+  }
+  return percepts;
+}
+
+TEST(PerceptionActor, DetectsOnlyTheNewestOfTheImagesThatQueuedWhileItWasBusy) {
+  Config config;
+  caf::actor_system system{config};
+  caf::scoped_actor self{system};
+  caf::actor directory = runtime::spawn_directory(system, 5);
+  msg::NodeIdentity node;
+  node.set_name("test");
+  node.set_team(msg::BLUE);
+  node.add_robot_ids(1);
+  self->request(directory, std::chrono::seconds(5), runtime::join_atom::value, node)
+      .receive([](caf::atom_value) {}, [](caf::error&) { FAIL() << "directory refused the test node"; });
+
+  const msg::MatchConfig match = runtime::preset_match_config("mirosot");
+  auto sink = system.spawn(percept_sink, directory, caf::actor_cast<caf::actor>(self));
+  ActorSetup setup;
+  setup.shell.address = make_address(msg::BLUE, 1, msg::ACTOR_PERCEPTION);
+  setup.shell.directory = directory;
+  setup.match = match;
+  auto perception = spawn_perception(system, setup);
+  // The actor system waits for its actors on destruction, also after a failed assertion.
+  struct StopAll {
+    std::vector<caf::actor> actors;
+    ~StopAll() {
+      for (auto& actor : actors) caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
+    }
+  } stop_all{{perception, sink, directory}};
+
+  // Blue 1 (its perception places what it sees relative to itself) and the
+  // ball; frame n has the ball at x = 0.1 n.
+  const sim::camera::OverheadImageRenderer renderer(match.league(), match.sim().global_camera(), 7);
+  auto image_with_ball_at = [&](uint64_t n) {
+    msg::WorldTruth truth;
+    truth.mutable_ball_position()->set_x(0.1 * static_cast<double>(n));
+    auto* robot = truth.add_robots();
+    robot->set_team(msg::BLUE);
+    robot->set_robot_id(1);
+    robot->mutable_pose()->set_x(-0.5);
+    const cv::Mat pixels = renderer.render(truth, n);
+    msg::CameraImage image;
+    image.set_frame_number(n);
+    image.set_cycle(n);
+    image.set_t_capture(0.02 * static_cast<double>(n));
+    image.set_width(static_cast<uint32_t>(pixels.cols));
+    image.set_height(static_cast<uint32_t>(pixels.rows));
+    image.set_bgr(std::string(reinterpret_cast<const char*>(pixels.data), pixels.total() * pixels.elemSize()));
+    *image.mutable_calibration() = renderer.calibration();
+    return image;
+  };
+  std::vector<msg::CameraImage> images;
+  for (uint64_t n = 1; n <= 3; ++n) images.push_back(image_with_ball_at(n));
+
+  // Wait until perception knows where its world knowledge is: an image
+  // answered with a percept proves it.
+  bool connected = false;
+  for (int attempt = 0; attempt < 50 && !connected; ++attempt) {
+    self->send(perception, images[0]);
+    self->receive_while([&] { return !connected; })(
+        [&](const msg::Percept&) { connected = true; },
+        caf::after(std::chrono::milliseconds(100)) >> [] {});
+  }
+  ASSERT_TRUE(connected);
+  drain_percepts(self, std::chrono::milliseconds(200));  // leftovers of the warm-up
+
+  // Perception busy for 0.3 s while three images arrive behind the hang.
+  msg::FaultInjection hang;
+  hang.set_fault(msg::FaultInjection::FAULT_HANG);
+  hang.set_hang_seconds(0.3);
+  self->send(perception, hang);
+  for (const auto& image : images) self->send(perception, image);
+
+  const std::vector<msg::Percept> percepts = drain_percepts(self, std::chrono::milliseconds(1500));
+  ASSERT_EQ(percepts.size(), 1u) << "every image was detected: they queued instead of the newest winning";
+  EXPECT_EQ(percepts[0].cycle(), 3u);
+  ASSERT_TRUE(percepts[0].self_seen());
+  ASSERT_EQ(percepts[0].balls_size(), 1);
+  // In blue 1's frame (at x = -0.5, facing +x) the newest ball is 0.8 m ahead.
+  EXPECT_NEAR(percepts[0].balls(0).position().x(), 0.8, 0.01);
+}
+
+}  // namespace
+}  // namespace robocaf::actors
