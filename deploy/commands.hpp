@@ -28,6 +28,10 @@ int eval_perception_command(const std::vector<std::string>& args);
 /// `robocaf calibrate IMAGE --out FILE`: the overhead camera's calibration from field lines or a checkerboard.
 int calibrate_command(const std::vector<std::string>& args);
 
+/// `robocaf perceive --source DIR|FILE|camera:N --calibration FILE`: overhead image perception on
+/// frames from an image folder, a video or a live camera; a table and optionally JSON lines.
+int perceive_command(const std::vector<std::string>& args);
+
 /// `robocaf tournament --preset P --opponent O --matches N [--jobs J]`: many matches, one table.
 int tournament_command(const std::vector<std::string>& args, const std::string& self_executable);
 

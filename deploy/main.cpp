@@ -24,6 +24,7 @@ const char* kUsage =
     "  covariance  measurement covariance of a still object from a game log\n"
     "  eval-perception  image perception and world knowledge against ground truth\n"
     "  calibrate  estimate the overhead camera's calibration from an image of the field\n"
+    "  perceive  detect ball and robots in an image folder, a video or a live camera's frames\n"
     "  tournament  many matches against a baseline opponent (chaser, wall), with a result table\n";
 
 std::string self_executable(const char* argv0) {
@@ -52,6 +53,7 @@ int main(int argc, char** argv) {
     if (command == "covariance") return deploy::covariance_command(args);
     if (command == "eval-perception") return deploy::eval_perception_command(args);
     if (command == "calibrate") return deploy::calibrate_command(args);
+    if (command == "perceive") return deploy::perceive_command(args);
     if (command == "--help" || command == "help") {
       std::cout << kUsage;
       return 0;
