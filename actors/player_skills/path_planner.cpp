@@ -100,6 +100,7 @@ PathPlanner::PathPlanner(PlannerParams params) : params_(params), rng_(params.se
 void PathPlanner::reset() {
   rng_.seed(params_.seed);
   cache_.clear();
+  last_goal_.reset();
 }
 
 PathPlanner::Scene PathPlanner::make_scene(const std::vector<CircleObstacle>& obstacles,
@@ -276,6 +277,8 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
 
   const Scene scene = make_scene(obstacles, free_space);
   result.waypoints.push_back(start);
+  if (last_goal_ && params_.goal_jump > 0.0 && (goal - *last_goal_).norm() > params_.goal_jump) cache_.clear();
+  last_goal_ = goal;
 
   V root = start;
   if (!in_space(free_space, start)) {

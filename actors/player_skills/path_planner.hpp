@@ -6,6 +6,7 @@
 // carries what the last plans learnt.
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -52,6 +53,10 @@ struct PlannerParams {
   /// Length of one tree extension, m. Of the order of the obstacles' inflated
   /// radius: much shorter costs nodes, much longer misses gaps.
   double step = 0.1;
+  /// A goal further than this (m) from the previous plan's clears the cache
+  /// first: its waypoints lead to the old goal, and would draw most of the
+  /// samples away from the new one. 0 or less: never cleared.
+  double goal_jump = 0.5;
   /// Tree nodes per plan besides the root: the bound on a plan's work, and
   /// so on its time (nearest-neighbour search is linear, so the worst case
   /// grows as max_nodes^2 / 2 distance evaluations).
@@ -178,6 +183,7 @@ class PathPlanner {
   PlannerParams params_;
   std::mt19937 rng_;
   std::vector<Eigen::Vector2d> cache_;
+  std::optional<Eigen::Vector2d> last_goal_;
   // Tree storage reused between plans (no allocation per plan once warm).
   std::vector<double> xs_, ys_;
   std::vector<int> parents_;

@@ -354,6 +354,28 @@ TEST(PathPlanner, TheWaypointCacheCutsTheNodesOfReplanningASlowlyMovingScene) {
   EXPECT_LT(mean_with, 0.5 * mean_without) << "with " << mean_with << ", without " << mean_without;
 }
 
+TEST(PathPlanner, AGoalThatJumpsFarClearsTheCacheAndANearOneKeepsIt) {
+  const auto wall = wall_with_gap(0.32, 0.58);
+  const V start(-0.8, -0.4), goal(0.8, -0.4);
+  auto cached_after_second_plan = [&](const V& second_goal) {
+    PlannerParams p = params();
+    p.goal_jump = 0.3;
+    PathPlanner planner(p);
+    planner.plan(start, goal, wall, field());
+    const std::vector<V> first = planner.waypoint_cache();
+    EXPECT_FALSE(first.empty());
+    planner.plan(start, second_goal, wall, field());
+    int kept = 0;
+    for (const V& w : planner.waypoint_cache()) kept += std::count(first.begin(), first.end(), w) > 0 ? 1 : 0;
+    return std::pair<int, int>(kept, static_cast<int>(first.size()));
+  };
+  const auto [kept_near, first_near] = cached_after_second_plan(goal + V(0.0, 0.25));
+  EXPECT_EQ(kept_near, first_near);
+  const auto [kept_far, first_far] = cached_after_second_plan(goal + V(0.0, 0.35));
+  EXPECT_GT(first_far, 0);
+  EXPECT_EQ(kept_far, 0);
+}
+
 TEST(PathPlanner, InvalidInputsSayStayWhereYouAre) {
   PathPlanner planner(params());
   const V start(0.1, 0.2);
