@@ -118,7 +118,7 @@ PathPlanner::Scene PathPlanner::make_scene(const std::vector<CircleObstacle>& ob
   return scene;
 }
 
-bool PathPlanner::free(const Scene& scene, const V& a, const V& b) const {
+bool PathPlanner::passable(const Scene& scene, const V& a, const V& b) const {
   if (!segment_in_space(*scene.space, a, b)) return false;
   const V d = b - a;
   const double len2 = d.squaredNorm();
@@ -140,7 +140,7 @@ bool PathPlanner::free(const Scene& scene, const V& a, const V& b) const {
 
 bool PathPlanner::segment_free(const V& a, const V& b, const std::vector<CircleObstacle>& obstacles,
                                const FreeSpace& free_space) const {
-  return free(make_scene(obstacles, free_space), a, b);
+  return passable(make_scene(obstacles, free_space), a, b);
 }
 
 bool PathPlanner::point_free(const Scene& scene, const V& p) const {
@@ -237,7 +237,7 @@ void PathPlanner::smooth(const Scene& scene, std::vector<V>& path) const {
   std::size_t i = 0;
   while (i + 1 < path.size()) {
     std::size_t j = path.size() - 1;
-    while (j > i + 1 && !free(scene, path[i], path[j])) --j;
+    while (j > i + 1 && !passable(scene, path[i], path[j])) --j;
     out.push_back(path[j]);
     i = j;
   }
@@ -303,7 +303,7 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
     target = nearest_free_point(scene, goal);
   }
 
-  if (free(scene, root, target)) {
+  if (passable(scene, root, target)) {
     result.waypoints.push_back(target);
     result.reached_target = true;
     result.reached_goal = !result.goal_blocked;
@@ -342,12 +342,12 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
     const double dist = std::sqrt(nearest_d2);
     if (dist <= 0.0) continue;  // the aim is a node already
     const V to = dist <= params_.step ? aim : V(from + (aim - from) * (params_.step / dist));
-    if (!free(scene, from, to)) continue;
+    if (!passable(scene, from, to)) continue;
     xs_.push_back(to.x());
     ys_.push_back(to.y());
     parents_.push_back(nearest);
     ++result.nodes;
-    if (free(scene, to, target)) {
+    if (passable(scene, to, target)) {
       found = static_cast<int>(xs_.size()) - 1;
       break;
     }

@@ -182,7 +182,7 @@ class PathPlanner {
   };
 
   Scene make_scene(const std::vector<CircleObstacle>& obstacles, const FreeSpace& free_space) const;
-  bool free(const Scene& scene, const Eigen::Vector2d& a, const Eigen::Vector2d& b) const;
+  bool passable(const Scene& scene, const Eigen::Vector2d& a, const Eigen::Vector2d& b) const;
   bool point_free(const Scene& scene, const Eigen::Vector2d& p) const;
   Eigen::Vector2d nearest_free_point(const Scene& scene, const Eigen::Vector2d& p) const;
   Eigen::Vector2d sample(const Scene& scene);
