@@ -1,0 +1,384 @@
+#include "actors/player_skills/path_planner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace robocaf::actors {
+
+namespace {
+
+using V = Eigen::Vector2d;
+using Box = Eigen::AlignedBox2d;
+
+// Pieces of a segment that lie in different rectangles meet at a shared
+// edge, where rounding may leave a gap of this much of the segment's
+// parameter between them.
+constexpr double kCoverTolerance = 1e-12;
+// Candidates for the nearest free point are computed on discs this much
+// larger (relative), so rounding leaves them outside, not on the rim.
+constexpr double kRimPush = 1e-9;
+
+bool finite(const V& v) { return std::isfinite(v.x()) && std::isfinite(v.y()); }
+
+// The part [t0, t1] of a + t (b - a), t in [0, 1], inside `box` (Liang-Barsky);
+// false when there is none.
+bool clip(const Box& box, const V& a, const V& d, double& t0, double& t1) {
+  t0 = 0.0;
+  t1 = 1.0;
+  for (int k = 0; k < 2; ++k) {
+    if (d[k] == 0.0) {
+      if (a[k] < box.min()[k] || a[k] > box.max()[k]) return false;
+      continue;
+    }
+    double ta = (box.min()[k] - a[k]) / d[k];
+    double tb = (box.max()[k] - a[k]) / d[k];
+    if (ta > tb) std::swap(ta, tb);
+    t0 = std::max(t0, ta);
+    t1 = std::min(t1, tb);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
+bool in_space(const FreeSpace& space, const V& p) {
+  for (const Box& box : space)
+    if (box.contains(p)) return true;
+  return false;
+}
+
+// Whether the segment lies in the union of the rectangles. Convex pieces:
+// one rectangle holding both ends holds the segment (the usual case, one
+// field rectangle); otherwise the rectangles' parameter intervals must
+// cover [0, 1]. A handful of rectangles, so repeated passes beat sorting.
+bool segment_in_space(const FreeSpace& space, const V& a, const V& b) {
+  for (const Box& box : space)
+    if (box.contains(a) && box.contains(b)) return true;
+  const V d = b - a;
+  double reach = 0.0;
+  bool progress = true;
+  while (progress && reach < 1.0 - kCoverTolerance) {
+    progress = false;
+    for (const Box& box : space) {
+      double t0, t1;
+      if (!clip(box, a, d, t0, t1)) continue;
+      if (t0 <= reach + kCoverTolerance && t1 > reach) {
+        reach = t1;
+        progress = true;
+      }
+    }
+  }
+  return reach >= 1.0 - kCoverTolerance;
+}
+
+V clamp_into(const Box& box, const V& p) { return p.cwiseMax(box.min()).cwiseMin(box.max()); }
+
+}  // namespace
+
+FreeSpace field_free_space(double length, double width, double robot_radius, double goal_width, double goal_depth) {
+  const double hx = 0.5 * length, hy = 0.5 * width, r = robot_radius;
+  FreeSpace space;
+  space.emplace_back(V(-hx + r, -hy + r), V(hx - r, hy - r));
+  const double mouth = 0.5 * goal_width - r;
+  if (mouth > 0.0 && goal_depth > 0.0) {
+    // The mouth rectangle reaches r into the field's: a robot whose centre
+    // is there, within the mouth's width, is inside field or mouth anyway.
+    space.emplace_back(V(hx - 2.0 * r, -mouth), V(hx + goal_depth - r, mouth));
+    space.emplace_back(V(-hx - goal_depth + r, -mouth), V(-hx + 2.0 * r, mouth));
+  }
+  return space;
+}
+
+double PlanResult::length() const {
+  double sum = 0.0;
+  for (std::size_t i = 1; i < waypoints.size(); ++i) sum += (waypoints[i] - waypoints[i - 1]).norm();
+  return sum;
+}
+
+PathPlanner::PathPlanner(PlannerParams params) : params_(params), rng_(params.seed) {}
+
+void PathPlanner::reset() {
+  rng_.seed(params_.seed);
+  cache_.clear();
+  last_goal_.reset();
+}
+
+PathPlanner::Scene PathPlanner::make_scene(const std::vector<CircleObstacle>& obstacles,
+                                           const FreeSpace& free_space) const {
+  Scene scene;
+  scene.space = &free_space;
+  scene.discs.reserve(obstacles.size());
+  for (const auto& o : obstacles)
+    scene.discs.push_back({o.centre, o.radius + params_.robot_radius + params_.clearance});
+  double total = 0.0;
+  for (const Box& box : free_space) {
+    total += box.isEmpty() ? 0.0 : box.volume();
+    scene.cumulative_area.push_back(total);
+  }
+  return scene;
+}
+
+bool PathPlanner::passable(const Scene& scene, const V& a, const V& b) const {
+  if (!segment_in_space(*scene.space, a, b)) return false;
+  const V d = b - a;
+  const double len2 = d.squaredNorm();
+  for (const Disc& disc : scene.discs) {
+    const V ac = a - disc.centre;
+    const double r2 = disc.radius * disc.radius;
+    if (ac.squaredNorm() < r2) {
+      // Starting inside: the distance to the centre is convex along the
+      // segment, so not falling at a means never falling, and the segment
+      // only leaves the disc.
+      if (d.dot(ac) < 0.0) return false;
+      continue;
+    }
+    const double t = len2 > 0.0 ? std::clamp(-ac.dot(d) / len2, 0.0, 1.0) : 0.0;
+    if ((ac + t * d).squaredNorm() < r2) return false;
+  }
+  return true;
+}
+
+bool PathPlanner::segment_free(const V& a, const V& b, const std::vector<CircleObstacle>& obstacles,
+                               const FreeSpace& free_space) const {
+  return passable(make_scene(obstacles, free_space), a, b);
+}
+
+bool PathPlanner::point_free(const Scene& scene, const V& p) const {
+  if (!in_space(*scene.space, p)) return false;
+  for (const Disc& disc : scene.discs)
+    if ((p - disc.centre).squaredNorm() < disc.radius * disc.radius) return false;
+  return true;
+}
+
+V PathPlanner::nearest_free_point(const Scene& scene, const V& p) const {
+  // The nearest point of (union of rectangles) minus (union of discs) lies
+  // on a rectangle (clamp, corner), on a disc's rim (radial projection), or
+  // where two of these boundaries cross; the best free candidate wins.
+  V best = p;
+  double best_d2 = std::numeric_limits<double>::infinity();
+  auto consider = [&](const V& q) {
+    if (!finite(q)) return;
+    const double d2 = (q - p).squaredNorm();
+    if (d2 < best_d2 && point_free(scene, q)) {
+      best = q;
+      best_d2 = d2;
+    }
+  };
+  consider(p);
+  const FreeSpace& space = *scene.space;
+  for (const Box& box : space) {
+    if (box.isEmpty()) continue;
+    consider(clamp_into(box, p));
+    for (int c = 0; c < 4; ++c) consider(box.corner(static_cast<Box::CornerType>(c)));
+  }
+  for (std::size_t i = 0; i < scene.discs.size(); ++i) {
+    const Disc& a = scene.discs[i];
+    const double ra = a.radius * (1.0 + kRimPush) + kRimPush;
+    const V away = p - a.centre;
+    const double n = away.norm();
+    consider(a.centre + ra * (n > 0.0 ? V(away / n) : V(1.0, 0.0)));
+    for (std::size_t j = i + 1; j < scene.discs.size(); ++j) {
+      const Disc& b = scene.discs[j];
+      const double rb = b.radius * (1.0 + kRimPush) + kRimPush;
+      const V ab = b.centre - a.centre;
+      const double d = ab.norm();
+      if (d == 0.0 || d > ra + rb || d < std::abs(ra - rb)) continue;
+      const double along = (d * d + ra * ra - rb * rb) / (2.0 * d);
+      const double h = std::sqrt(std::max(0.0, ra * ra - along * along));
+      const V u = ab / d;
+      const V mid = a.centre + along * u;
+      consider(mid + h * V(-u.y(), u.x()));
+      consider(mid - h * V(-u.y(), u.x()));
+    }
+    for (const Box& box : space) {
+      if (box.isEmpty()) continue;
+      for (int k = 0; k < 2; ++k) {      // the edges x = const (k = 0) and y = const (k = 1)
+        for (double edge : {box.min()[k], box.max()[k]}) {
+          const double off = edge - a.centre[k];
+          const double h2 = ra * ra - off * off;
+          if (h2 < 0.0) continue;
+          const double h = std::sqrt(h2);
+          for (double s : {-h, h}) {
+            V q;
+            q[k] = edge;
+            q[1 - k] = std::clamp(a.centre[1 - k] + s, box.min()[1 - k], box.max()[1 - k]);
+            consider(q);
+          }
+        }
+      }
+    }
+  }
+  if (std::isfinite(best_d2)) return best;
+  // Nothing free anywhere: at least stay in the free space.
+  for (const Box& box : space) {
+    if (box.isEmpty()) continue;
+    const V q = clamp_into(box, p);
+    const double d2 = (q - p).squaredNorm();
+    if (d2 < best_d2) {
+      best = q;
+      best_d2 = d2;
+    }
+  }
+  return best;
+}
+
+V PathPlanner::sample(const Scene& scene) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const double pick = unit(rng_) * scene.cumulative_area.back();
+  std::size_t i = 0;
+  while (i + 1 < scene.cumulative_area.size() && scene.cumulative_area[i] <= pick) ++i;
+  const Box& box = (*scene.space)[i];
+  return box.min() + (box.max() - box.min()).cwiseProduct(V(unit(rng_), unit(rng_)));
+}
+
+void PathPlanner::smooth(const Scene& scene, std::vector<V>& path) const {
+  if (path.size() < 3) return;
+  std::vector<V> out{path.front()};
+  std::size_t i = 0;
+  while (i + 1 < path.size()) {
+    std::size_t j = path.size() - 1;
+    while (j > i + 1 && !passable(scene, path[i], path[j])) --j;
+    out.push_back(path[j]);
+    i = j;
+  }
+  path.swap(out);
+}
+
+void PathPlanner::remember(const std::vector<V>& points) {
+  if (params_.cache_size <= 0) return;
+  for (const V& p : points) {
+    if (static_cast<int>(cache_.size()) < params_.cache_size) {
+      cache_.push_back(p);
+    } else {
+      std::uniform_int_distribution<std::size_t> slot(0, cache_.size() - 1);
+      cache_[slot(rng_)] = p;
+    }
+  }
+}
+
+PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<CircleObstacle>& obstacles,
+                             const FreeSpace& free_space) {
+  PlanResult result;
+  bool valid = finite(start) && finite(goal) && params_.step > 0.0 && params_.max_nodes >= 0 &&
+               params_.goal_bias >= 0.0 && params_.waypoint_bias >= 0.0 &&
+               params_.goal_bias + params_.waypoint_bias <= 1.0 && std::isfinite(params_.robot_radius) &&
+               std::isfinite(params_.clearance);
+  for (const auto& o : obstacles) valid = valid && finite(o.centre) && std::isfinite(o.radius) && o.radius >= 0.0;
+  bool any_region = false;
+  for (const Box& box : free_space) {
+    valid = valid && finite(box.min()) && finite(box.max());
+    any_region = any_region || !box.isEmpty();
+  }
+  if (!valid || !any_region) {
+    result.inputs_valid = false;
+    result.waypoints = {start, start};
+    return result;
+  }
+
+  const Scene scene = make_scene(obstacles, free_space);
+  result.waypoints.push_back(start);
+  if (last_goal_ && params_.goal_jump > 0.0 && (goal - *last_goal_).norm() > params_.goal_jump) cache_.clear();
+  last_goal_ = goal;
+
+  V root = start;
+  if (!in_space(free_space, start)) {
+    result.start_blocked = true;
+    double best = std::numeric_limits<double>::infinity();
+    for (const Box& box : free_space) {
+      if (box.isEmpty()) continue;
+      const V q = clamp_into(box, start);
+      if ((q - start).squaredNorm() < best) {
+        best = (q - start).squaredNorm();
+        root = q;
+      }
+    }
+    result.waypoints.push_back(root);
+  }
+  for (const Disc& disc : scene.discs)
+    if ((root - disc.centre).squaredNorm() < disc.radius * disc.radius) result.start_blocked = true;
+
+  V target = goal;
+  if (!point_free(scene, goal)) {
+    result.goal_blocked = true;
+    target = nearest_free_point(scene, goal);
+  }
+
+  if (passable(scene, root, target)) {
+    result.waypoints.push_back(target);
+    result.reached_target = true;
+    result.reached_goal = !result.goal_blocked;
+    return result;
+  }
+
+  xs_.assign(1, root.x());
+  ys_.assign(1, root.y());
+  parents_.assign(1, -1);
+  const int max_iterations = params_.max_iterations > 0 ? params_.max_iterations : 3 * params_.max_nodes;
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  int found = -1;
+  while (result.iterations < max_iterations && result.nodes < params_.max_nodes) {
+    ++result.iterations;
+    const double r = unit(rng_);
+    V aim;
+    if (r < params_.goal_bias) {
+      aim = target;
+    } else if (r < params_.goal_bias + params_.waypoint_bias && !cache_.empty()) {
+      std::uniform_int_distribution<std::size_t> pick(0, cache_.size() - 1);
+      aim = cache_[pick(rng_)];
+    } else {
+      aim = sample(scene);
+    }
+    int nearest = 0;
+    double nearest_d2 = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < static_cast<int>(xs_.size()); ++i) {
+      const double dx = xs_[i] - aim.x(), dy = ys_[i] - aim.y();
+      const double d2 = dx * dx + dy * dy;
+      if (d2 < nearest_d2) {
+        nearest_d2 = d2;
+        nearest = i;
+      }
+    }
+    const V from(xs_[nearest], ys_[nearest]);
+    const double dist = std::sqrt(nearest_d2);
+    if (dist <= 0.0) continue;  // the aim is a node already
+    const V to = dist <= params_.step ? aim : V(from + (aim - from) * (params_.step / dist));
+    if (!passable(scene, from, to)) continue;
+    xs_.push_back(to.x());
+    ys_.push_back(to.y());
+    parents_.push_back(nearest);
+    ++result.nodes;
+    if (passable(scene, to, target)) {
+      found = static_cast<int>(xs_.size()) - 1;
+      break;
+    }
+  }
+
+  int end = found;
+  if (end < 0) {
+    double best = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < static_cast<int>(xs_.size()); ++i) {
+      const double d2 = (V(xs_[i], ys_[i]) - target).squaredNorm();
+      if (d2 < best) {
+        best = d2;
+        end = i;
+      }
+    }
+  }
+  std::vector<V> path;
+  for (int i = end; i >= 0; i = parents_[i]) path.emplace_back(xs_[i], ys_[i]);
+  std::reverse(path.begin(), path.end());
+  if (found >= 0) path.push_back(target);
+  smooth(scene, path);
+  if (found >= 0) {
+    // The corners of the smoothed path, not its ends: the next plan starts
+    // elsewhere, and aiming at the target is the goal bias' job.
+    remember(std::vector<V>(path.begin() + 1, path.end() - 1));
+    result.reached_target = true;
+    result.reached_goal = !result.goal_blocked;
+  }
+  result.waypoints.insert(result.waypoints.end(), path.begin() + 1, path.end());
+  if (result.waypoints.size() < 2) result.waypoints.push_back(root);
+  return result;
+}
+
+}  // namespace robocaf::actors

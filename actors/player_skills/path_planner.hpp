@@ -1,0 +1,201 @@
+#pragma once
+// Path planning around opponents and walls: ERRT (Bruce and Veloso's
+// Extended RRT, the planner Botnia SSL names, BRIEF 4.5). Plain C++ with
+// Eigen, no CAF; meant to be called by SkillController once per robot per
+// control cycle, replanning from scratch each time while its waypoint cache
+// carries what the last plans learnt.
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include <Eigen/Geometry>
+
+namespace robocaf::actors {
+
+/// A disc the robot must keep out of (an opponent, a robot it gives way to),
+/// field frame, metres. `radius` is the obstacle's own body radius; the
+/// planner adds the planning robot's radius and the clearance itself
+/// (PlannerParams::robot_radius, ::clearance).
+struct CircleObstacle {
+  Eigen::Vector2d centre = Eigen::Vector2d::Zero();
+  double radius = 0.0;
+};
+
+/// Where the robot's centre may be: the union of these axis-aligned
+/// rectangles, field frame, metres. Unlike obstacles, they are already in
+/// terms of the robot's centre (the caller shrinks the field by the robot's
+/// radius; field_free_space() does it): the union of eroded rectangles is not
+/// the eroded union, so a goal mouth would not join the field otherwise.
+/// No clearance is kept from their edges (a robot must reach a ball on a wall).
+using FreeSpace = std::vector<Eigen::AlignedBox2d>;
+
+/// The free space for a robot of radius `robot_radius` on a field of
+/// `length` x `width` centred on the origin (x along the length): the field
+/// shrunk by the radius, plus, when goal_width > 2 robot_radius and
+/// goal_depth > 0, the two goal mouths behind the end lines (|x| up to
+/// length/2 + goal_depth - robot_radius, |y| <= goal_width/2 - robot_radius),
+/// overlapping the field's rectangle so paths pass from one into the other.
+FreeSpace field_free_space(double length, double width, double robot_radius, double goal_width = 0.0,
+                           double goal_depth = 0.0);
+
+/// Defaults: the biases usually quoted for Bruce and Veloso's ERRT (the
+/// Botnia thesis gives no numbers). On the replanning unit test a waypoint
+/// bias of 0.3 needed 19 nodes per replan, 0.6 13, 0.8 11, no cache 37; 0.6
+/// keeps room for exploration when the scene changes more.
+struct PlannerParams {
+  /// Probability that an extension heads for the goal (ERRT's goal bias);
+  /// 0 with waypoint_bias 0 is plain RRT.
+  double goal_bias = 0.1;
+  /// Probability that an extension heads for a random waypoint of the cache
+  /// (ERRT's waypoint bias). goal_bias + waypoint_bias <= 1; the rest are
+  /// uniform samples of the free space.
+  double waypoint_bias = 0.6;
+  /// Waypoints kept from earlier plans; 0 turns the cache off.
+  int cache_size = 64;
+  /// Length of one tree extension, m. Of the order of the obstacles' inflated
+  /// radius (about two robot radii: 0.08 m MiroSot, 0.5 m MSL): much shorter
+  /// costs nodes, much longer misses gaps.
+  double step = 0.1;
+  /// A goal further than this (m) from the previous plan's clears the cache
+  /// first: its waypoints lead to the old goal, and would draw most of the
+  /// samples away from the new one. 0 or less: never cleared.
+  double goal_jump = 0.5;
+  /// Tree nodes per plan besides the root: the bound on a plan's work, and
+  /// so on its time (nearest-neighbour search is linear, so the worst case
+  /// grows as max_nodes^2 / 2 distance evaluations).
+  int max_nodes = 300;
+  /// Samples tried per plan, whether or not they add a node (extensions into
+  /// an obstacle add none): the other half of the bound. 0 means 3 * max_nodes.
+  int max_iterations = 0;
+  /// The planning robot's radius, m, added to every obstacle's.
+  double robot_radius = 0.0;
+  /// Gap kept between the robot's body and every obstacle's, m.
+  double clearance = 0.0;
+  /// Seeds the planner's generator (std::mt19937): the only randomness.
+  uint32_t seed = 1;
+};
+
+/// One plan.
+struct PlanResult {
+  /// From the start to the end point: waypoints.front() is the start as
+  /// given, waypoints.back() where the plan ends (the goal when reached_goal);
+  /// always at least two entries, so waypoints[1] is where to head now.
+  std::vector<Eigen::Vector2d> waypoints;
+  /// The path ends at the goal as given.
+  bool reached_goal = false;
+  /// The goal lies inside an (inflated) obstacle or outside the free space:
+  /// the plan aims at the free point nearest to it instead.
+  bool goal_blocked = false;
+  /// The plan ends at its aim (the goal, or the nearest free point when the
+  /// goal is blocked). False: the aim was not reached within max_nodes /
+  /// max_iterations (or it is walled off), and the path ends at the tree node
+  /// nearest to the aim.
+  bool reached_target = false;
+  /// The start is inside an inflated obstacle (robots touching) or outside
+  /// the free space; see PathPlanner for how the path leaves.
+  bool start_blocked = false;
+  /// Tree nodes added besides the root; 0 when the straight segment was free.
+  int nodes = 0;
+  /// Samples drawn (extensions tried).
+  int iterations = 0;
+  /// False for a non-finite number, a negative obstacle radius, no
+  /// non-empty rectangle in the free space, or unusable params (step <= 0,
+  /// a bias outside [0, 1] or biases summing above 1, max_nodes < 0): the
+  /// result is {start, start}, stay where you are.
+  bool inputs_valid = true;
+
+  /// Length of the polyline, m.
+  double length() const;
+};
+
+/// ERRT path planner for one robot's centre among circular obstacles inside
+/// a free space of rectangles (field frame, metres).
+///
+/// A plan: when the straight segment from start to goal is free, that is the
+/// plan (no tree). Otherwise a tree grows from the start: each iteration
+/// picks a target (the goal with goal_bias, a cached waypoint with
+/// waypoint_bias, else a uniform point of the free space), extends the
+/// nearest tree node one `step` towards it if that segment is free, and tests
+/// whether the new node sees the goal; the first that does ends the search.
+/// The node path is then smoothed by shortcuts (from each kept point, jump to
+/// the furthest later point it sees), and its points enter the waypoint
+/// cache (random replacement once full), so that the next plan in a similar
+/// scene grows straight along the last one. A goal that jumps further than
+/// goal_jump from the last call's empties the cache first.
+///
+/// Validity. A segment is free when it stays inside the free space and keeps
+/// its distance to every obstacle centre at or above obstacle radius +
+/// robot_radius + clearance. A segment that starts inside such an inflated
+/// disc is free with respect to that disc if it does not move towards the
+/// centre: robots that touch move out of each other instead of the planner
+/// failing; once out, the disc counts as usual. A start outside the free
+/// space first goes straight to the nearest point of the free space (not
+/// checked against obstacles); the path goes on from there.
+///
+/// A blocked goal (inside an inflated disc or outside the free space) is
+/// replaced by the nearest free point (exact: the nearest among projections
+/// onto discs and rectangles and their pairwise intersections); if the tree
+/// cannot reach it, the path ends at the tree node nearest to it.
+///
+/// Nearest-neighbour search is a linear scan over the nodes stored as plain
+/// coordinate arrays: a few hundred nodes are scanned in well under a
+/// microsecond, and a plan that finds its way needs tens of nodes (see
+/// docs/BENCHMARKS.md); a k-d tree, rebuilt or rebalanced as nodes arrive
+/// one by one, would only pay off at thousands.
+///
+/// Determinism: the result depends only on the inputs, the params and the
+/// planner's state (waypoint cache and generator), which depend only on the
+/// earlier calls since construction or reset(). No clock, no global state.
+class PathPlanner {
+ public:
+  explicit PathPlanner(PlannerParams params = {});
+
+  /// Plans from `start` to `goal`. Never throws; see PlanResult.
+  PlanResult plan(const Eigen::Vector2d& start, const Eigen::Vector2d& goal,
+                  const std::vector<CircleObstacle>& obstacles, const FreeSpace& free_space);
+
+  /// Whether the straight segment a -> b is free (see the class comment),
+  /// with the same obstacles and free space as plan() takes.
+  bool segment_free(const Eigen::Vector2d& a, const Eigen::Vector2d& b, const std::vector<CircleObstacle>& obstacles,
+                    const FreeSpace& free_space) const;
+
+  /// Forgets the cached waypoints (e.g. when the robot's goal jumps elsewhere).
+  void clear_cache() { cache_.clear(); }
+  /// Back to the state right after construction: empty cache, generator reseeded.
+  void reset();
+
+  const std::vector<Eigen::Vector2d>& waypoint_cache() const { return cache_; }
+  const PlannerParams& params() const { return params_; }
+
+ private:
+  struct Disc {
+    Eigen::Vector2d centre;
+    double radius;  // inflated: obstacle + robot + clearance
+  };
+  // The scene of one plan, in the planner's own terms.
+  struct Scene {
+    std::vector<Disc> discs;
+    const FreeSpace* space = nullptr;
+    std::vector<double> cumulative_area;  // for sampling regions by area
+  };
+
+  Scene make_scene(const std::vector<CircleObstacle>& obstacles, const FreeSpace& free_space) const;
+  bool passable(const Scene& scene, const Eigen::Vector2d& a, const Eigen::Vector2d& b) const;
+  bool point_free(const Scene& scene, const Eigen::Vector2d& p) const;
+  Eigen::Vector2d nearest_free_point(const Scene& scene, const Eigen::Vector2d& p) const;
+  Eigen::Vector2d sample(const Scene& scene);
+  void smooth(const Scene& scene, std::vector<Eigen::Vector2d>& path) const;
+  void remember(const std::vector<Eigen::Vector2d>& points);
+
+  PlannerParams params_;
+  std::mt19937 rng_;
+  std::vector<Eigen::Vector2d> cache_;
+  std::optional<Eigen::Vector2d> last_goal_;
+  // Tree storage reused between plans (no allocation per plan once warm).
+  std::vector<double> xs_, ys_;
+  std::vector<int> parents_;
+};
+
+}  // namespace robocaf::actors

@@ -1,0 +1,393 @@
+#include "actors/player_skills/path_planner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace robocaf::actors {
+namespace {
+
+using V = Eigen::Vector2d;
+
+// MiroSot: 2.2 x 1.8 m field, 7.5 cm robots (inscribed radius 0.0375).
+constexpr double kLength = 2.2;
+constexpr double kWidth = 1.8;
+constexpr double kRadius = 0.0375;
+constexpr double kClearance = 0.01;
+constexpr double kTolerance = 1e-9;
+// Centre distance a robot must keep from an opponent's centre.
+constexpr double kKeep = 2.0 * kRadius + kClearance;
+
+PlannerParams params(uint32_t seed = 1) {
+  PlannerParams p;
+  p.robot_radius = kRadius;
+  p.clearance = kClearance;
+  p.step = 0.08;
+  p.max_nodes = 400;
+  p.seed = seed;
+  return p;
+}
+
+FreeSpace field() { return field_free_space(kLength, kWidth, kRadius); }
+
+CircleObstacle opponent(double x, double y) { return {V(x, y), kRadius}; }
+
+// Distance from c to the segment a-b, written out independently of the planner.
+double distance_to_segment(const V& c, const V& a, const V& b) {
+  const V d = b - a;
+  const double len2 = d.squaredNorm();
+  const double t = len2 > 0.0 ? std::clamp((c - a).dot(d) / len2, 0.0, 1.0) : 0.0;
+  return (a + t * d - c).norm();
+}
+
+// Smallest gap between the robot's body along the path and any obstacle's
+// body (m), over every segment of the path from segment `first` on.
+double min_gap(const std::vector<V>& path, const std::vector<CircleObstacle>& obstacles, std::size_t first = 0) {
+  double gap = std::numeric_limits<double>::infinity();
+  for (std::size_t i = first; i + 1 < path.size(); ++i)
+    for (const auto& o : obstacles)
+      gap = std::min(gap, distance_to_segment(o.centre, path[i], path[i + 1]) - o.radius - kRadius);
+  return gap;
+}
+
+bool in_box(const Eigen::AlignedBox2d& box, const V& p) {
+  return p.x() >= box.min().x() - kTolerance && p.x() <= box.max().x() + kTolerance &&
+         p.y() >= box.min().y() - kTolerance && p.y() <= box.max().y() + kTolerance;
+}
+
+// Random opponents on the MiroSot field, none within a robot's reach of the
+// given points (so start and goal are free).
+std::vector<CircleObstacle> random_opponents(std::mt19937& rng, int count, const std::vector<V>& keep_clear) {
+  std::uniform_real_distribution<double> x(-1.0, 1.0), y(-0.8, 0.8);
+  std::vector<CircleObstacle> out;
+  while (static_cast<int>(out.size()) < count) {
+    const V c(x(rng), y(rng));
+    bool ok = true;
+    for (const V& p : keep_clear) ok = ok && (c - p).norm() > kKeep + 0.01;
+    for (const auto& o : out) ok = ok && (c - o.centre).norm() > 2.0 * kRadius;
+    if (ok) out.push_back({c, kRadius});
+  }
+  return out;
+}
+
+// A row of opponents across the field at x = 0 touching each other (no robot
+// fits between two), leaving out those whose centre lies in (gap_lo, gap_hi).
+std::vector<CircleObstacle> wall_with_gap(double gap_lo, double gap_hi) {
+  std::vector<CircleObstacle> out;
+  for (double y = -kWidth / 2; y <= kWidth / 2 + 1e-9; y += 2.0 * kRadius)
+    if (y <= gap_lo || y >= gap_hi) out.push_back(opponent(0.0, y));
+  return out;
+}
+
+TEST(PathPlanner, OpenFieldGivesTheStraightSegmentWithoutATree) {
+  PathPlanner planner(params());
+  const std::vector<CircleObstacle> aside = {opponent(0.0, 0.6), opponent(0.3, -0.5)};
+  const PlanResult r = planner.plan(V(-0.9, 0.0), V(0.9, 0.1), aside, field());
+  ASSERT_TRUE(r.inputs_valid);
+  ASSERT_EQ(r.waypoints.size(), 2u);
+  EXPECT_EQ(r.waypoints[0], V(-0.9, 0.0));
+  EXPECT_EQ(r.waypoints[1], V(0.9, 0.1));
+  EXPECT_TRUE(r.reached_goal);
+  EXPECT_EQ(r.nodes, 0);
+  EXPECT_EQ(r.iterations, 0);
+  EXPECT_TRUE(planner.waypoint_cache().empty());
+}
+
+TEST(PathPlanner, EverySegmentClearsEveryObstacleByTheClearanceAndStaysOnTheField) {
+  const FreeSpace space = field();
+  int reached = 0, trees = 0;
+  constexpr int kScenes = 200;
+  for (int s = 0; s < kScenes; ++s) {
+    std::mt19937 rng(1000 + s);
+    const V start(-0.95, -0.7 + 1.4 * (s % 7) / 6.0), goal(0.95, 0.7 - 1.4 * (s % 5) / 4.0);
+    const auto obstacles = random_opponents(rng, 5 + s % 7, {start, goal});
+    PathPlanner planner(params(s));
+    const PlanResult r = planner.plan(start, goal, obstacles, space);
+    ASSERT_GE(r.waypoints.size(), 2u);
+    EXPECT_EQ(r.waypoints.front(), start);
+    EXPECT_GE(min_gap(r.waypoints, obstacles), kClearance - kTolerance) << "scene " << s;
+    for (const V& p : r.waypoints) EXPECT_TRUE(in_box(space[0], p)) << "scene " << s;
+    reached += r.reached_goal ? 1 : 0;
+    trees += r.nodes > 0 ? 1 : 0;
+    if (r.reached_goal) {
+      EXPECT_EQ(r.waypoints.back(), goal);
+    }
+  }
+  EXPECT_GE(reached, kScenes * 95 / 100);
+  EXPECT_GE(trees, kScenes / 4);  // the scenes exercise the tree, not only the straight line
+}
+
+TEST(PathPlanner, AWallOfOpponentsWithAGapIsPassedThroughTheGap) {
+  const auto obstacles = wall_with_gap(0.32, 0.58);  // opponents at y = 0.3 and 0.6 either side
+  for (uint32_t seed = 1; seed <= 20; ++seed) {
+    PathPlanner planner(params(seed));
+    const PlanResult r = planner.plan(V(-0.8, -0.4), V(0.8, -0.4), obstacles, field());
+    ASSERT_TRUE(r.reached_goal) << "seed " << seed;
+    EXPECT_GT(r.nodes, 0);
+    EXPECT_GE(min_gap(r.waypoints, obstacles), kClearance - kTolerance);
+    int crossings = 0;
+    for (std::size_t i = 0; i + 1 < r.waypoints.size(); ++i) {
+      const V a = r.waypoints[i], b = r.waypoints[i + 1];
+      if ((a.x() < 0.0) == (b.x() < 0.0)) continue;
+      const double y = a.y() + (b.y() - a.y()) * (0.0 - a.x()) / (b.x() - a.x());
+      EXPECT_GT(y, 0.3) << "seed " << seed;
+      EXPECT_LT(y, 0.6) << "seed " << seed;
+      ++crossings;
+    }
+    EXPECT_EQ(crossings, 1) << "seed " << seed;
+  }
+}
+
+TEST(PathPlanner, AGoalInsideAnObstacleGivesTheNearestFreePoint) {
+  const CircleObstacle o = opponent(0.4, 0.1);
+  const V goal(0.43, 0.12);
+  PathPlanner planner(params());
+  const PlanResult r = planner.plan(V(-0.5, -0.3), goal, {o}, field());
+  EXPECT_TRUE(r.goal_blocked);
+  EXPECT_FALSE(r.reached_goal);
+  EXPECT_TRUE(r.reached_target);
+  const V expected = o.centre + kKeep * (goal - o.centre).normalized();
+  EXPECT_LT((r.waypoints.back() - expected).norm(), 1e-6);
+}
+
+TEST(PathPlanner, AGoalBetweenTwoOverlappingObstaclesGivesTheNearestFreePoint) {
+  // Two touching opponents; the goal between them. Brute force over a fine
+  // polar grid round the goal finds no free point nearer than the plan's end.
+  const std::vector<CircleObstacle> pair = {opponent(0.2, 0.0), opponent(0.2 + 2.0 * kRadius, 0.0)};
+  const V goal(0.2 + kRadius, 0.01);
+  PathPlanner planner(params());
+  const PlanResult r = planner.plan(V(-0.6, 0.5), goal, pair, field());
+  ASSERT_TRUE(r.goal_blocked);
+  ASSERT_TRUE(r.reached_target);
+  const V end = r.waypoints.back();
+  for (const auto& o : pair) EXPECT_GE((end - o.centre).norm(), kKeep - kTolerance);
+  const double planned = (end - goal).norm();
+  double brute = std::numeric_limits<double>::infinity();
+  for (int i = 1; i <= 400; ++i)
+    for (int k = 0; k < 720; ++k) {
+      const double rho = 0.0005 * i, phi = k * M_PI / 360.0;
+      const V p = goal + rho * V(std::cos(phi), std::sin(phi));
+      bool is_free = true;
+      for (const auto& o : pair) is_free = is_free && (p - o.centre).norm() >= kKeep;
+      if (is_free) brute = std::min(brute, rho);
+    }
+  EXPECT_LE(planned, brute + 1e-9);
+  EXPECT_GT(planned, brute - 0.001);  // and it is about as near as the grid's best
+}
+
+TEST(PathPlanner, AGoalBehindTheWallOfAGoalMouthIsReachedOnlyWhenTheMouthIsFreeSpace) {
+  const double goal_width = 0.4, goal_depth = 0.15;
+  const V goal(kLength / 2 + 0.06, 0.0);  // inside the goal, behind the end line
+  const V start(0.9, 0.8);
+  const std::vector<CircleObstacle> none;
+
+  PathPlanner with_mouths(params());
+  const FreeSpace space = field_free_space(kLength, kWidth, kRadius, goal_width, goal_depth);
+  const PlanResult in = with_mouths.plan(start, goal, none, space);
+  EXPECT_TRUE(in.reached_goal);
+  EXPECT_FALSE(in.goal_blocked);
+  // Every waypoint and every point between them inside field or mouth.
+  for (std::size_t i = 0; i + 1 < in.waypoints.size(); ++i)
+    for (int k = 0; k <= 100; ++k) {
+      const V p = in.waypoints[i] + (in.waypoints[i + 1] - in.waypoints[i]) * (k / 100.0);
+      bool inside = false;
+      for (const auto& box : space) inside = inside || in_box(box, p);
+      EXPECT_TRUE(inside) << p.transpose();
+    }
+  // The straight line from the start runs into the end wall beside the
+  // post, so the path bends into the mouth.
+  EXPECT_GE(in.waypoints.size(), 3u);
+
+  PathPlanner field_only(params());
+  const PlanResult out = field_only.plan(start, goal, none, field());
+  EXPECT_TRUE(out.goal_blocked);
+  EXPECT_FALSE(out.reached_goal);
+  EXPECT_NEAR(out.waypoints.back().x(), kLength / 2 - kRadius, 1e-9);
+  EXPECT_NEAR(out.waypoints.back().y(), goal.y(), 1e-9);
+}
+
+TEST(PathPlanner, AStartInsideAnObstacleMovesOutOfItAndThenKeepsClear) {
+  // Touching an opponent that stands between the robot and its goal.
+  const CircleObstacle o = opponent(0.0, 0.0);
+  const V start(-2.0 * kRadius, 0.005);
+  const V goal(0.6, 0.0);
+  for (uint32_t seed = 1; seed <= 20; ++seed) {
+    PathPlanner planner(params(seed));
+    const PlanResult r = planner.plan(start, goal, {o}, field());
+    EXPECT_TRUE(r.start_blocked);
+    ASSERT_TRUE(r.reached_goal) << "seed " << seed;
+    // Inside the keep-out distance the path only moves away from the centre...
+    std::size_t i = 0;
+    for (; i + 1 < r.waypoints.size() && (r.waypoints[i] - o.centre).norm() < kKeep; ++i) {
+      const V a = r.waypoints[i], b = r.waypoints[i + 1];
+      for (int k = 1; k <= 50; ++k)
+        EXPECT_GE((a + (b - a) * (k / 50.0) - o.centre).norm(), (a - o.centre).norm() - kTolerance);
+    }
+    // ... and once out, never comes back in.
+    EXPECT_GE(min_gap(r.waypoints, {o}, i), kClearance - kTolerance) << "seed " << seed;
+  }
+}
+
+TEST(PathPlanner, AStartOutsideTheFieldGoesToTheFieldFirst) {
+  PathPlanner planner(params());
+  const V start(kLength / 2 - 0.01, 0.2);  // centre closer to the wall than the radius
+  const PlanResult r = planner.plan(start, V(0.0, 0.2), {}, field());
+  EXPECT_TRUE(r.start_blocked);
+  EXPECT_TRUE(r.reached_goal);
+  ASSERT_EQ(r.waypoints.size(), 3u);
+  EXPECT_EQ(r.waypoints[0], start);
+  EXPECT_NEAR(r.waypoints[1].x(), kLength / 2 - kRadius, 1e-12);
+}
+
+TEST(PathPlanner, TheNodeBoundHoldsAndAWalledOffGoalEndsAtTheNearestNode) {
+  // The goal inside a closed ring of opponents: unreachable.
+  std::vector<CircleObstacle> ring;
+  const V goal(0.5, 0.0);
+  for (int k = 0; k < 16; ++k) {
+    const double a = 2.0 * M_PI * k / 16.0;
+    ring.push_back({goal + 0.18 * V(std::cos(a), std::sin(a)), kRadius});
+  }
+  const V start(-0.6, 0.0);
+  for (int max_nodes : {10, 50, 200}) {
+    PlannerParams p = params();
+    p.max_nodes = max_nodes;
+    PathPlanner planner(p);
+    const PlanResult r = planner.plan(start, goal, ring, field());
+    EXPECT_FALSE(r.goal_blocked);
+    EXPECT_FALSE(r.reached_target);
+    EXPECT_FALSE(r.reached_goal);
+    EXPECT_LE(r.nodes, max_nodes);
+    EXPECT_LE(r.iterations, 3 * max_nodes);
+    EXPECT_TRUE(r.nodes == max_nodes || r.iterations == 3 * max_nodes);
+    EXPECT_LT((r.waypoints.back() - goal).norm(), (start - goal).norm());
+    EXPECT_GE(min_gap(r.waypoints, ring), kClearance - kTolerance);
+    EXPECT_TRUE(planner.waypoint_cache().empty());  // a failed plan teaches nothing
+  }
+  PlannerParams p = params();
+  p.max_nodes = 1000;
+  p.max_iterations = 40;
+  PathPlanner few(p);
+  EXPECT_EQ(few.plan(start, goal, ring, field()).iterations, 40);
+}
+
+// A scene that needs a tree: a wall with two gaps, plus a few opponents.
+struct Scene {
+  V start, goal;
+  std::vector<CircleObstacle> obstacles;
+};
+
+Scene cluttered_scene(std::mt19937& rng) {
+  Scene s;
+  s.start = V(-0.8, -0.3);
+  s.goal = V(0.8, 0.3);
+  std::uniform_real_distribution<double> gap(-0.7, 0.5);
+  const double g = gap(rng);
+  s.obstacles = wall_with_gap(g, g + 0.25);
+  const auto more = random_opponents(rng, 4, {s.start, s.goal});
+  s.obstacles.insert(s.obstacles.end(), more.begin(), more.end());
+  return s;
+}
+
+TEST(PathPlanner, SameInputsSeedAndHistoryGiveTheSamePaths) {
+  std::mt19937 rng(5);
+  std::vector<Scene> scenes;
+  for (int i = 0; i < 4; ++i) scenes.push_back(cluttered_scene(rng));
+  auto run = [&](PathPlanner& planner) {
+    std::vector<std::vector<V>> out;
+    for (const auto& s : scenes) out.push_back(planner.plan(s.start, s.goal, s.obstacles, field()).waypoints);
+    return out;
+  };
+  PathPlanner a(params(7)), b(params(7));
+  const auto first = run(a);
+  EXPECT_EQ(first, run(b));
+  a.reset();
+  EXPECT_EQ(first, run(a));
+  // The seed matters: some other seed grows another tree.
+  bool differs = false;
+  for (uint32_t seed = 8; seed < 16 && !differs; ++seed) {
+    PathPlanner c(params(seed));
+    differs = run(c) != first;
+  }
+  EXPECT_TRUE(differs);
+}
+
+// Replanning a slowly moving scene: the first plan, then `cycles` replans
+// with every opponent drifting a few millimetres per cycle and the robot a
+// step along its last path. Returns the nodes of the replans.
+int replanning_nodes(PathPlanner& planner, Scene scene, uint32_t seed, int cycles) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> drift(-0.004, 0.004);
+  PlanResult r = planner.plan(scene.start, scene.goal, scene.obstacles, field());
+  int nodes = 0;
+  for (int c = 0; c < cycles; ++c) {
+    for (auto& o : scene.obstacles) o.centre += V(drift(rng), drift(rng));
+    const V heading = r.waypoints[1] - r.waypoints[0];
+    if (heading.norm() > 0.01) scene.start += 0.01 * heading.normalized();
+    r = planner.plan(scene.start, scene.goal, scene.obstacles, field());
+    nodes += r.nodes;
+  }
+  return nodes;
+}
+
+TEST(PathPlanner, TheWaypointCacheCutsTheNodesOfReplanningASlowlyMovingScene) {
+  constexpr int kSeeds = 100, kCycles = 10;
+  long with_cache = 0, without_cache = 0;
+  for (uint32_t seed = 1; seed <= kSeeds; ++seed) {
+    std::mt19937 rng(seed);
+    const Scene scene = cluttered_scene(rng);
+    PathPlanner errt(params(seed));
+    PlannerParams off = params(seed);
+    off.waypoint_bias = 0.0;
+    off.cache_size = 0;
+    PathPlanner no_cache(off);
+    with_cache += replanning_nodes(errt, scene, seed, kCycles);
+    without_cache += replanning_nodes(no_cache, scene, seed, kCycles);
+  }
+  const double mean_with = static_cast<double>(with_cache) / (kSeeds * kCycles);
+  const double mean_without = static_cast<double>(without_cache) / (kSeeds * kCycles);
+  RecordProperty("mean_nodes_with_cache", std::to_string(mean_with));
+  RecordProperty("mean_nodes_without_cache", std::to_string(mean_without));
+  EXPECT_LT(mean_with, 0.5 * mean_without) << "with " << mean_with << ", without " << mean_without;
+}
+
+TEST(PathPlanner, AGoalThatJumpsFarClearsTheCacheAndANearOneKeepsIt) {
+  const auto wall = wall_with_gap(0.32, 0.58);
+  const V start(-0.8, -0.4), goal(0.8, -0.4);
+  auto cached_after_second_plan = [&](const V& second_goal) {
+    PlannerParams p = params();
+    p.goal_jump = 0.3;
+    PathPlanner planner(p);
+    planner.plan(start, goal, wall, field());
+    const std::vector<V> first = planner.waypoint_cache();
+    EXPECT_FALSE(first.empty());
+    planner.plan(start, second_goal, wall, field());
+    int kept = 0;
+    for (const V& w : planner.waypoint_cache()) kept += std::count(first.begin(), first.end(), w) > 0 ? 1 : 0;
+    return std::pair<int, int>(kept, static_cast<int>(first.size()));
+  };
+  const auto [kept_near, first_near] = cached_after_second_plan(goal + V(0.0, 0.25));
+  EXPECT_EQ(kept_near, first_near);
+  const auto [kept_far, first_far] = cached_after_second_plan(goal + V(0.0, 0.35));
+  EXPECT_GT(first_far, 0);
+  EXPECT_EQ(kept_far, 0);
+}
+
+TEST(PathPlanner, InvalidInputsSayStayWhereYouAre) {
+  PathPlanner planner(params());
+  const V start(0.1, 0.2);
+  const PlanResult nan_goal = planner.plan(start, V(std::nan(""), 0.0), {}, field());
+  EXPECT_FALSE(nan_goal.inputs_valid);
+  EXPECT_EQ(nan_goal.waypoints, (std::vector<V>{start, start}));
+  EXPECT_FALSE(planner.plan(start, V(0.5, 0.0), {{V(0.3, 0.0), -1.0}}, field()).inputs_valid);
+  EXPECT_FALSE(planner.plan(start, V(0.5, 0.0), {}, FreeSpace{}).inputs_valid);
+  PlannerParams bad = params();
+  bad.step = 0.0;
+  EXPECT_FALSE(PathPlanner(bad).plan(start, V(0.5, 0.0), {opponent(0.3, 0.2)}, field()).inputs_valid);
+}
+
+}  // namespace
+}  // namespace robocaf::actors
