@@ -6,6 +6,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -22,7 +23,17 @@ namespace {
 
 const char* kScenarioUsage =
     "usage: robocaf scenario NAME [--seeds N] [--first-seed S] [--summary-json FILE] [--log-dir DIR]\n"
-    "       robocaf scenario --list";
+    "                        [--actuation-delay S] [--prediction-horizon S]\n"
+    "       robocaf scenario --list\n"
+    "  --actuation-delay S     the robots act on a command S seconds late (league.robot.actuation_delay)\n"
+    "  --prediction-horizon S  world knowledge predicts the skills' estimates S ahead (0 = no latency\n"
+    "                          compensation; default: camera latency + actuation delay)";
+
+// Experiment settings on top of the scenario's own config.
+struct Overrides {
+  std::optional<double> actuation_delay;
+  std::optional<double> prediction_horizon;
+};
 
 struct Stats {
   double mean = 0.0, sd = 0.0;
@@ -41,10 +52,16 @@ Stats stats_of(const std::vector<double>& xs) {
   return s;
 }
 
-msg::ScenarioResult run_once(const sim::ScenarioInfo& info, uint64_t seed, const std::string& log_dir) {
+msg::ScenarioResult run_once(const sim::ScenarioInfo& info, uint64_t seed, const std::string& log_dir,
+                             const Overrides& overrides) {
   if (!info.uses_actors) return sim::run_physics_scenario(info.name, seed);
   LocalMatchOptions options;
   options.match = sim::scenario_config(info.name, seed);
+  if (overrides.actuation_delay) options.match.mutable_league()->mutable_robot()->set_actuation_delay(*overrides.actuation_delay);
+  if (overrides.prediction_horizon) {
+    options.match.mutable_blue()->set_prediction_horizon(*overrides.prediction_horizon);
+    options.match.mutable_yellow()->set_prediction_horizon(*overrides.prediction_horizon);
+  }
   options.scenario = sim::skill_scenario_script(info.name, seed);
   if (!log_dir.empty()) options.log_path = log_dir + "/" + info.name + "-seed" + std::to_string(seed) + ".rclog";
   LocalMatch local{options};
@@ -54,7 +71,7 @@ msg::ScenarioResult run_once(const sim::ScenarioInfo& info, uint64_t seed, const
 }  // namespace
 
 int scenario_command(const std::vector<std::string>& args) {
-  Arguments arguments{args, {"seeds", "first-seed", "summary-json", "log-dir"}, {"list", "help"}, 1};
+  Arguments arguments{args, {"seeds", "first-seed", "summary-json", "log-dir", "actuation-delay", "prediction-horizon"}, {"list", "help"}, 1};
   if (arguments.has("help")) {
     std::cout << kScenarioUsage << '\n';
     return 0;
@@ -77,6 +94,11 @@ int scenario_command(const std::vector<std::string>& args) {
   const uint64_t first = arguments.unsigned_number("first-seed").value_or(1);
   const std::string log_dir = arguments.value("log-dir").value_or("");
   if (!log_dir.empty()) std::filesystem::create_directories(log_dir);
+  Overrides overrides;
+  overrides.actuation_delay = arguments.number("actuation-delay", 0.0, 10.0);
+  overrides.prediction_horizon = arguments.number("prediction-horizon", 0.0, 10.0);
+  if ((overrides.actuation_delay || overrides.prediction_horizon) && !info->uses_actors)
+    throw UsageError("--actuation-delay and --prediction-horizon apply to skill scenarios, not to '" + name + "'");
 
   std::cout << "robocaf scenario " << name << ": " << info->description << '\n';
   std::vector<msg::ScenarioResult> results;
@@ -85,7 +107,7 @@ int scenario_command(const std::vector<std::string>& args) {
   std::cout << std::left << std::setw(6) << "seed" << std::setw(9) << "result" << std::right << std::setw(9)
             << "time s" << "  " << std::left << "reason / metrics\n";
   for (uint64_t seed = first; seed < first + seeds; ++seed) {
-    msg::ScenarioResult r = run_once(*info, seed, log_dir);
+    msg::ScenarioResult r = run_once(*info, seed, log_dir, overrides);
     std::ostringstream line;
     line << std::left << std::setw(6) << seed << std::setw(9) << (r.success() ? "success" : "fail") << std::right
          << std::fixed << std::setprecision(2) << std::setw(9) << r.time() << "  " << r.reason();

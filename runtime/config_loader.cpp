@@ -200,6 +200,8 @@ std::optional<Violation> find_violation(const msg::MatchConfig& c) {
   check.non_negative("league.ball.drag_coefficient", ball.drag_coefficient());
   if (ball.drag_coefficient() > 0.0) check.positive("league.ball.mass", ball.mass());
   const auto& rules = league.rules();
+  if (league.robot().has_actuation_delay())
+    check.non_negative("league.robot.actuation_delay", league.robot().actuation_delay());
   check.non_negative("league.rules.pushing_seconds", rules.pushing_seconds());
   check.non_negative("league.rules.restart_distance", rules.restart_distance());
   check.non_negative("league.rules.pushing_speed", rules.pushing_speed());
@@ -250,6 +252,9 @@ std::optional<Violation> find_violation(const msg::MatchConfig& c) {
 
   check.positive("half_duration", c.half_duration());
   check.non_negative("share_period", c.share_period());
+  for (const auto& [side, team] : {std::pair{"blue", &c.blue()}, std::pair{"yellow", &c.yellow()}})
+    if (team->has_prediction_horizon())
+      check.non_negative(std::string(side) + ".prediction_horizon", team->prediction_horizon());
   return check.violation;
 }
 
@@ -288,6 +293,16 @@ msg::MatchConfig parse_and_validate(const std::string& text, const std::string& 
 }
 
 }  // namespace
+
+double actuation_delay(const msg::RobotSpec& robot) {
+  return robot.has_actuation_delay() ? robot.actuation_delay() : 0.1;
+}
+
+double prediction_horizon(const msg::MatchConfig& match, const msg::TeamConfig& team) {
+  if (team.has_prediction_horizon()) return team.prediction_horizon();
+  const double camera = match.league().vision() == msg::VISION_GLOBAL ? match.sim().global_camera().latency() : 0.0;
+  return camera + actuation_delay(match.league().robot());
+}
 
 void parse_text_config(const std::string& text, const std::string& name_for_errors,
                        google::protobuf::Message& out) {

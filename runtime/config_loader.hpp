@@ -52,6 +52,14 @@ std::vector<std::string> preset_names();
 /// the known presets for an unknown name.
 msg::MatchConfig preset_match_config(const std::string& name);
 
+/// The robot's actuation delay: robot.actuation_delay, 0.1 s when absent.
+double actuation_delay(const msg::RobotSpec& robot);
+
+/// How far world knowledge predicts the skills' estimates for `team` of
+/// `match`: team.prediction_horizon, else the global camera's latency (global
+/// vision) plus the robot's actuation delay.
+double prediction_horizon(const msg::MatchConfig& match, const msg::TeamConfig& team);
+
 /// Names of the embedded team configs (configs/teams/): "default", "chaser", "wall".
 std::vector<std::string> team_names();
 

@@ -17,6 +17,7 @@
 #include "messages/runtime.pb.h"
 #include "runtime/actor_shell.hpp"
 #include "runtime/atoms.hpp"
+#include "runtime/config_loader.hpp"
 #include "runtime/game_log.hpp"
 #include "messages/vision.pb.h"
 #include "sim/camera/overhead_image.hpp"
@@ -59,6 +60,14 @@ struct WorldState {
   std::map<RobotKey, bool> operational;  // from mission managers
   std::set<RobotKey> pending;            // participants the current cycle waits for
   std::map<RobotKey, msg::RobotCommand> commands;  // this cycle's, logged in key order
+  // Commands on their way to the wheels (league.robot.actuation_delay), in
+  // arrival order; applied before the physics step they are due at.
+  struct DelayedCommand {
+    uint64_t due_step = 0;
+    msg::RobotCommand command;
+  };
+  std::deque<DelayedCommand> actuating;
+  uint64_t actuation_delay_steps = 0;
   std::map<int, msg::RoleAssignment> roles;         // newest per team
   std::map<int, std::string> logged_roles;          // per team, to log only changes
   uint64_t cycle = 0;
@@ -332,6 +341,15 @@ void begin_cycle(Self* self) {
   if (!s.options.realtime && s.pending.empty()) end_cycle(self);
 }
 
+void apply_due_commands(Self* self) {
+  auto& s = self->state;
+  while (!s.actuating.empty() && s.actuating.front().due_step <= s.steps) {
+    const msg::RobotCommand& command = s.actuating.front().command;
+    s.physics->set_command(command.team(), command.robot_id(), command, s.physics->time());
+    s.actuating.pop_front();
+  }
+}
+
 void end_cycle(Self* self) {
   auto& s = self->state;
   for (auto& [key, command] : s.commands) log_record(self, [&](msg::LogRecord& r) { *r.mutable_command() = command; });
@@ -345,6 +363,7 @@ void end_cycle(Self* self) {
   }
   const double dt = s.options.match.sim().physics_step();
   for (int i = 0; i < s.steps_per_cycle; ++i) {
+    apply_due_commands(self);
     s.physics->step(dt);
     ++s.steps;
     capture_due_frames(self);  // a camera slower or faster than the control loop
@@ -402,6 +421,8 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
     st.renderer = std::make_unique<camera::OverheadImageRenderer>(
         match.league(), camera, derive_seed(match.seed(), camera::kOverheadImageStream));
   st.referee = std::make_unique<Referee>(match);
+  st.actuation_delay_steps = static_cast<uint64_t>(
+      std::llround(runtime::actuation_delay(match.league().robot()) / match.sim().physics_step()));
   st.steps_per_cycle =
       std::max(1, static_cast<int>(std::lround(match.sim().control_period() / match.sim().physics_step())));
   if (const auto& script = st.options.scenario) {
@@ -446,7 +467,11 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
         if (!s.started || s.finished) return;
         RobotKey key{int(command.team()), command.robot_id()};
         if (!s.options.realtime && command.cycle() != s.cycle) return;
-        s.physics->set_command(command.team(), command.robot_id(), command, now(self));
+        if (s.actuation_delay_steps == 0) {
+          s.physics->set_command(command.team(), command.robot_id(), command, now(self));
+        } else {
+          s.actuating.push_back({s.steps + s.actuation_delay_steps, command});
+        }
         s.commands[key] = command;
         settle(self, key);
       },

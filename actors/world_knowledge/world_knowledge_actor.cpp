@@ -8,6 +8,7 @@
 #include <caf/all.hpp>
 
 #include "actors/world_knowledge/world_tracker.hpp"
+#include "runtime/config_loader.hpp"
 #include "runtime/cycle_buffer.hpp"
 
 namespace robocaf::actors {
@@ -17,13 +18,16 @@ namespace {
 // Input: Percept (own perception), WorldEstimate (teammates' shares).
 // Output: WorldEstimate to teammates (every share period), team skills and its
 // own player skills, in that order: the order is what makes the shares and the
-// team skills' input settled before the world opens the next cycle.
+// team skills' input settled before the world opens the next cycle. Shares and
+// team skills get the picture at capture time; player skills get it predicted
+// `horizon` ahead, to when their command will act (latency compensation).
 struct WorldKnowledgeState {
   runtime::ShellContext ctx;
   std::optional<WorldTracker> tracker;
   runtime::CycleBuffer<uint32_t, msg::WorldEstimate> shares;
   std::map<uint32_t, uint64_t> fused_cycle;  // newest share already fused, per teammate
   uint64_t share_every = 1;                   // cycles between broadcasts
+  double horizon = 0.0;                       // s player skills' estimates are predicted ahead
   static inline const char* name = "world_knowledge";
 };
 
@@ -34,6 +38,8 @@ caf::behavior world_knowledge(runtime::ShellActor<WorldKnowledgeState>* self, Ac
   const double period = setup.match.sim().control_period();
   if (period > 0 && setup.match.share_period() > 0)
     st.share_every = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(setup.match.share_period() / period)));
+  st.horizon = runtime::prediction_horizon(
+      setup.match, st.ctx.address.team() == msg::YELLOW ? setup.match.yellow() : setup.match.blue());
   runtime::join_directory(self, st.ctx);
   return caf::message_handler{
       [self](const msg::Percept& percept) {
@@ -53,7 +59,10 @@ caf::behavior world_knowledge(runtime::ShellActor<WorldKnowledgeState>* self, Ac
             if (mate != me) self->send(handle, estimate);
         }
         if (auto team_skills = s.ctx.peers.find(team, 0, msg::ACTOR_TEAM_SKILLS)) self->send(team_skills, estimate);
-        if (auto skills = s.ctx.peers.find(team, me, msg::ACTOR_PLAYER_SKILLS)) self->send(skills, std::move(estimate));
+        if (auto skills = s.ctx.peers.find(team, me, msg::ACTOR_PLAYER_SKILLS)) {
+          if (s.horizon > 0.0) estimate = s.tracker->estimate(cycle, percept.t_capture() + s.horizon);
+          self->send(skills, std::move(estimate));
+        }
       },
       [self](const msg::WorldEstimate& share) {
         auto& s = self->state;

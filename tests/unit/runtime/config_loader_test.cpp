@@ -143,12 +143,32 @@ TEST_F(ConfigLoaderTest, ValidationNamesTheField) {
   c = base;
   c.set_half_duration(0);
   expect_invalid(c, "half_duration");
+  c = base;
+  c.mutable_league()->mutable_robot()->set_actuation_delay(-0.1);
+  expect_invalid(c, "league.robot.actuation_delay");
+  c = base;
+  c.mutable_yellow()->set_prediction_horizon(-0.05);
+  expect_invalid(c, "yellow.prediction_horizon");
 
   // Decimal literals that are whole multiples must not fail on rounding.
   c = base;
   c.mutable_sim()->set_physics_step(0.001);
   c.mutable_sim()->set_control_period(0.033);
   EXPECT_NO_THROW(validate_match_config(c, "m.pbtxt"));
+}
+
+TEST_F(ConfigLoaderTest, PredictionHorizonIsCameraLatencyPlusActuationDelayUnlessTheTeamSetsIt) {
+  auto match = default_match_config();  // MiroSot: global vision
+  match.mutable_league()->mutable_robot()->clear_actuation_delay();
+  EXPECT_DOUBLE_EQ(actuation_delay(match.league().robot()), 0.1) << "absent: MI20's 0.1 s";
+  match.mutable_sim()->mutable_global_camera()->set_latency(0.03);
+  EXPECT_DOUBLE_EQ(prediction_horizon(match, match.blue()), 0.13);
+  match.mutable_league()->mutable_robot()->set_actuation_delay(0.0);
+  EXPECT_DOUBLE_EQ(prediction_horizon(match, match.blue()), 0.03) << "an explicit 0 is kept";
+  match.mutable_blue()->set_prediction_horizon(0.0);
+  EXPECT_DOUBLE_EQ(prediction_horizon(match, match.blue()), 0.0) << "the team turns compensation off";
+  match.mutable_league()->set_vision(msg::VISION_ONBOARD);
+  EXPECT_DOUBLE_EQ(prediction_horizon(match, match.yellow()), 0.0) << "no overhead camera latency onboard";
 }
 
 TEST_F(ConfigLoaderTest, SemanticErrorInFileCarriesLineAndColumn) {
