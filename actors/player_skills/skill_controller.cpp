@@ -64,6 +64,25 @@ std::optional<Pass> passes_close(const V& from, const V& to, const V& obstacle, 
 
 }  // namespace
 
+namespace {
+
+PlannerParams planner_params(msg::Team team, uint32_t robot_id, const msg::LeaguePreset& league,
+                             const SkillParams& params) {
+  PlannerParams p;
+  p.robot_radius = league.robot().radius();
+  p.clearance = params.opponent_clearance;
+  // About an inflated opponent's radius per extension (see PlannerParams::step).
+  p.step = 2.0 * league.robot().radius() + params.opponent_clearance;
+  p.goal_jump = 6.0 * p.step;
+  // A plan that finds its way needs tens of nodes; more only goes into
+  // targets opponents have walled off, 60 times a second.
+  p.max_nodes = 100;
+  p.seed = 2u * robot_id + (team == msg::YELLOW ? 1u : 0u);
+  return p;
+}
+
+}  // namespace
+
 SkillController::SkillController(msg::Team team, uint32_t robot_id, const msg::LeaguePreset& league,
                                  SkillParams params)
     : team_(team),
@@ -71,7 +90,10 @@ SkillController::SkillController(msg::Team team, uint32_t robot_id, const msg::L
       league_(league),
       params_(params),
       omni_(league.robot().drive() == msg::DRIVE_OMNI),
-      symmetric_(league.robot().drive() == msg::DRIVE_DIFFERENTIAL && league.robot().kick_speed() <= 0.0) {}
+      symmetric_(league.robot().drive() == msg::DRIVE_DIFFERENTIAL && league.robot().kick_speed() <= 0.0),
+      planner_(planner_params(team, robot_id, league, params)),
+      free_space_(field_free_space(league.field().length(), league.field().width(), league.robot().radius(),
+                                   league.field().goal_width(), league.field().goal_depth())) {}
 
 // --- motion primitives ----------------------------------------------------------
 
@@ -81,6 +103,15 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
   const auto& robot = league_.robot();
   if (avoid_goal_area_) keep_out_of_own_goal_area(tx, ty);
   if (give_way_) give_way_to_teammates(self, tx, ty);
+  if (avoid_opponents_ && !opponents_.empty()) {
+    const PlanResult plan = planner_.plan(V(self.x, self.y), V(tx, ty), opponents_, free_space_);
+    if (plan.inputs_valid) {
+      // Through a waypoint without braking; stop only where the path ends.
+      if (plan.waypoints.size() > 2) stop_at_target = false;
+      tx = plan.waypoints[1].x();
+      ty = plan.waypoints[1].y();
+    }
+  }
   const V d(tx - self.x, ty - self.y);
   const double dist = d.norm();
   double speed = speed_cap;
@@ -429,6 +460,7 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
       break;
   }
 
+  if (phase_ != AttackPhase::kApproach) avoid_opponents_ = false;
   if (phase_ == AttackPhase::kPush) {
     side_ = 0;
     // Head for where the robot's centre must be when it touches the ball (on
@@ -460,6 +492,8 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
     return drive_to(self, target.x(), target.y(), 0.5 * cruise, true, phi, true, !omni_);
   }
 
+  // Near the ball, an opponent fighting for it is to be contested, not avoided.
+  avoid_opponents_ = avoid_opponents_ && (b - p).norm() > 4.0 * r + 0.1;
   // Approach. From the wrong side: round the ball (never through it). From
   // behind: chase a point on the line behind the ball that slides towards the
   // ball as the robot closes in, so it arrives on the line already aligned.
@@ -779,6 +813,12 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   give_way_ = params_.give_way &&
               (instruction.directive() == msg::COACH_PLACE || instruction.role() != msg::ROLE_ATTACKER);
   const bool ball = world.ball().valid();
+  opponents_.clear();
+  for (const auto& opponent : world.opponents())
+    opponents_.push_back({V(opponent.pose().x(), opponent.pose().y()), league_.robot().radius()});
+  // Placing for a restart, opponents are placing too and the referee clears
+  // the way; a detour would only make the robot late.
+  avoid_opponents_ = params_.plan_around_opponents && playing && instruction.role() != msg::ROLE_KEEPER;
 
   Vel v;
   double kick = 0.0;

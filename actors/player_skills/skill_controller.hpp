@@ -13,6 +13,7 @@
 #include "messages/config.pb.h"
 #include "messages/game.pb.h"
 #include "messages/world.pb.h"
+#include "actors/player_skills/path_planner.hpp"
 #include "actors/player_skills/safety_search.hpp"
 
 namespace robocaf::actors {
@@ -38,6 +39,8 @@ struct SkillParams {
   // m the safety search keeps between teammates on top of both radii; small,
   // as defenders in a wall stand one centimetre apart on purpose.
   double dss_margin = 0.005;
+  bool plan_around_opponents = true;  // drive_to follows an ERRT path round opponents (PathPlanner)
+  double opponent_clearance = 0.01;   // m kept between our body and an opponent's on a planned path
 };
 
 /// Turns (WorldEstimate, PlayerInstruction) into a MotionCommand: body velocity
@@ -79,6 +82,11 @@ struct SkillParams {
 /// leave nothing for steering.
 /// Inside the goal mouth targets may lie in the goal (to get behind a ball on
 /// the goal line); elsewhere they are kept on the field.
+/// Paths go round opponents (PathPlanner, ERRT): every robot but the keeper
+/// heads for the first waypoint of a plan from where it is to its target,
+/// except the attacker near the ball (within 4 radii + 0.1 m), where going
+/// round the opponent fighting for it would give the ball away; the attacker
+/// contests it instead.
 /// Last, whatever the directive, a dynamics safety search (SafetySearch)
 /// changes the command only when it could run the robot into a teammate.
 class SkillController {
@@ -170,6 +178,10 @@ class SkillController {
   std::vector<Eigen::Vector2d> teammates_;  // this cycle's teammate positions
   Eigen::Vector2d ball_velocity_ = Eigen::Vector2d::Zero();  // this cycle's ball velocity estimate
   bool give_way_ = false;                   // this cycle: go round teammates (see give_way_to_teammates)
+  PathPlanner planner_;
+  FreeSpace free_space_;                    // where our centre may be: field and goal mouths
+  std::vector<CircleObstacle> opponents_;   // this cycle's opponents
+  bool avoid_opponents_ = false;            // this cycle: drive_to plans round opponents
   int search_direction_ = 0;  // turning while searching for the ball: +1 ccw, -1 cw, 0 not searching
 };
 
