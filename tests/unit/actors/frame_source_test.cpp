@@ -263,7 +263,9 @@ TEST_F(FrameSourceTest, UnpacedFileSourceGivesASlowConsumerEveryFrame) {
 TEST_F(FrameSourceTest, PacedSourceMakesASlowConsumerDropStaleFrames) {
   constexpr int kFrames = 30;
   FrameSourceOptions options;
-  options.fps = 100;  // 0.3 s of frames, a consumer that needs 40 ms per frame
+  // 0.3 s of frames, a consumer that needs 100 ms per frame: far slower than
+  // the source even when a loaded machine (ctest -j2) slows the reader down.
+  options.fps = 100;
   LatestFrameGrabber grabber(open_frame_source(image_folder(kFrames), options), {true});
   std::uint64_t taken_count = 0, dropped_sum = 0, previous = 0;
   double previous_t = -1;
@@ -275,11 +277,11 @@ TEST_F(FrameSourceTest, PacedSourceMakesASlowConsumerDropStaleFrames) {
     EXPECT_EQ(taken->dropped, taken->frame.frame_number - previous - 1) << "the frames in between were dropped";
     previous = taken->frame.frame_number;
     previous_t = taken->frame.t_capture;
-    std::this_thread::sleep_for(std::chrono::milliseconds(40));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   EXPECT_EQ(previous, static_cast<std::uint64_t>(kFrames)) << "the last frame is not dropped";
   EXPECT_LT(taken_count, static_cast<std::uint64_t>(kFrames) / 2) << "a slow consumer of a paced source drops frames";
-  EXPECT_GE(taken_count, 3u);
+  EXPECT_GE(taken_count, 2u);
   EXPECT_EQ(taken_count + dropped_sum, static_cast<std::uint64_t>(kFrames));
   EXPECT_EQ(grabber.frames_read(), static_cast<std::uint64_t>(kFrames));
   EXPECT_EQ(grabber.frames_dropped(), dropped_sum);

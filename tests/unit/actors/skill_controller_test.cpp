@@ -4,6 +4,7 @@
 #include <string>
 #include <tuple>
 #include <random>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -519,6 +520,49 @@ TEST(SkillController, RobotsWithoutTheBallGoRoundTeammates) {
   EXPECT_GT(std::hypot(x - mate2_x, y - mate2_y), 2.0 * r);
   EXPECT_LT(std::hypot(x - mate2_x, y - mate2_y), 4.0 * r) << "stopped near its placement";
   EXPECT_GT(x, 0.2) << "got past the teammate on the way";
+}
+
+TEST(SkillController, DefenderGoesRoundOpponentsStandingInItsWay) {
+  // Three opponents shoulder to shoulder across the straight way back to the
+  // defender's spot: it goes round them without touching one, and arrives.
+  // Without planning it drives into the middle one.
+  const msg::MatchConfig config = mirosot_match();
+  const double r = config.league().robot().radius();
+  for (bool plan : {true, false}) {
+    SCOPED_TRACE(plan ? "planning" : "not planning");
+    SkillParams params;
+    params.plan_around_opponents = plan;
+    SkillController skills(msg::BLUE, 1, config.league(), params);
+    // Its spot, between the ball at (1.0, 0.6) and the own goal, is about (0.36, 0.42).
+    double x = 0.9, y = 0.42, theta = kPi, closest = 1e9;
+    const std::vector<std::pair<double, double>> opponents{{0.63, 0.42 - 2.2 * r}, {0.63, 0.42}, {0.63, 0.42 + 2.2 * r}};
+    for (int k = 0; k < 400; ++k) {
+      msg::WorldEstimate world = blue_1_at(x, y, theta);
+      world.mutable_ball()->set_valid(true);
+      world.mutable_ball()->mutable_position()->set_x(1.0);
+      world.mutable_ball()->mutable_position()->set_y(0.6);
+      uint32_t id = 1;
+      for (auto [ox, oy] : opponents) {
+        auto* o = world.add_opponents();
+        o->set_team(msg::YELLOW);
+        o->set_robot_id(id++);
+        o->mutable_pose()->set_x(ox);
+        o->mutable_pose()->set_y(oy);
+      }
+      const auto c = skills.step(world, play(msg::ROLE_DEFENDER, true), k, 0.02 * k);
+      theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+      x += 0.02 * c.velocity().vx() * std::cos(theta);
+      y += 0.02 * c.velocity().vx() * std::sin(theta);
+      for (auto [ox, oy] : opponents) closest = std::min(closest, std::hypot(x - ox, y - oy));
+    }
+    if (plan) {
+      EXPECT_GT(closest, 2.0 * r) << "touched an opponent";
+      EXPECT_NEAR(x, 0.36, 0.05) << "got past them to its spot between ball and goal";
+      EXPECT_NEAR(y, 0.42, 0.05);
+    } else {
+      EXPECT_LT(closest, 2.0 * r) << "the straight way runs into them: the test scene would not test planning";
+    }
+  }
 }
 
 TEST(SkillController, RestartTakerReachesAPlacementBeyondTheTouchLine) {
