@@ -55,6 +55,11 @@ msg::CoachCommand CoachLogic::on_game_state(const msg::GameState& game, const st
                                 ? restart_placements(game, present, own_poses, cmd.attack_positive_x())
                                 : kickoff_placements(present, cmd.attack_positive_x(), cmd.we_kick_off());
     for (const auto& p : placements) *cmd.add_placements() = p;
+    if (game.command() == msg::REF_PREPARE_RESTART) {
+      *cmd.mutable_ball_spot() = game.ball_spot();
+    } else {
+      cmd.mutable_ball_spot();  // the centre spot
+    }
   }
   return cmd;
 }

@@ -160,8 +160,8 @@ SkillController::Vel SkillController::turn_to(const Pose& self, double theta, bo
 }
 
 SkillController::Vel SkillController::go_to_pose(const Pose& self, double tx, double ty, double theta,
-                                                 bool exact_heading) {
-  const double cruise = params_.cruise_fraction * limit_or(league_.robot().max_speed(), 1.0);
+                                                 bool exact_heading, std::optional<double> speed_fraction) {
+  const double cruise = speed_fraction.value_or(params_.cruise_fraction) * limit_or(league_.robot().max_speed(), 1.0);
   if (std::hypot(tx - self.x, ty - self.y) > params_.arrive_tolerance)
     return drive_to(self, tx, ty, cruise, true, theta, true, !omni_);
   return turn_to(self, theta, !exact_heading && !omni_);
@@ -824,8 +824,12 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   double kick = 0.0;
   if (instruction.directive() == msg::COACH_PLACE) {
     double tx = instruction.placement().x(), ty = instruction.placement().y();
+    // Round where the referee will put the ball, and round the ball itself.
+    if (instruction.has_ball_spot() && std::isfinite(instruction.ball_spot().x()) &&
+        std::isfinite(instruction.ball_spot().y()))
+      detour_around_ball(self, instruction.ball_spot().x(), instruction.ball_spot().y(), tx, ty);
     if (ball) detour_around_ball(self, world.ball().position().x(), world.ball().position().y(), tx, ty);
-    v = go_to_pose(self, tx, ty, instruction.placement().theta(), true);
+    v = go_to_pose(self, tx, ty, instruction.placement().theta(), true, params_.placement_fraction);
   } else {
     const msg::Role role = instruction.role();
     if (!ball && (role == msg::ROLE_ATTACKER || role == msg::ROLE_DEFENDER || role == msg::ROLE_SUPPORTER)) {

@@ -25,6 +25,7 @@ struct SkillParams {
   double position_gain = 4.0;        // 1/s: speed per metre left near a stop point
   double braking_fraction = 0.4;     // of max_deceleration, to plan stops despite latency
   double cruise_fraction = 0.8;      // of max_speed, moving about the field
+  double placement_fraction = 0.95;  // of max_speed, placing for a restart (late is illegal)
   double push_fraction = 0.75;       // of max_speed, driving the ball at the goal
   double arrive_tolerance = 0.015;   // m: a stop point counts as reached
   double ball_clearance = 0.025;     // m kept between robot and ball when going round it
@@ -116,7 +117,9 @@ class SkillController {
   Vel drive_to(const Pose& self, double tx, double ty, double speed_cap, bool stop_at_target, double face_theta,
                bool face, bool allow_reverse);
   Vel turn_to(const Pose& self, double theta, bool either_end) const;
-  Vel go_to_pose(const Pose& self, double tx, double ty, double theta, bool exact_heading);
+  // speed_fraction: of max_speed; cruise_fraction when absent.
+  Vel go_to_pose(const Pose& self, double tx, double ty, double theta, bool exact_heading,
+                 std::optional<double> speed_fraction = std::nullopt);
   // Replaces the target by a waypoint beside the ball when the straight path
   // to it would touch the ball (targets at the ball itself are left alone).
   void detour_around_ball(const Pose& self, double bx, double by, double& tx, double& ty, double extra = 0.0) const;

@@ -53,6 +53,7 @@ caf::behavior team_skills(runtime::ShellActor<TeamSkillsState>* self, ActorSetup
           instruction.set_directive(coach.directive());
           instruction.set_attack_positive_x(coach.attack_positive_x());
           instruction.set_we_kick_off(coach.we_kick_off());
+          if (coach.has_ball_spot()) *instruction.mutable_ball_spot() = coach.ball_spot();
           for (const auto& placement : coach.placements())
             if (placement.robot_id() == entry.robot_id()) *instruction.mutable_placement() = placement.pose();
           if (auto skills = s.ctx.peers.find(team, entry.robot_id(), msg::ACTOR_PLAYER_SKILLS))

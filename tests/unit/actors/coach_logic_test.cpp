@@ -190,6 +190,9 @@ TEST(CoachLogic, PrepareRestartMeansPlace) {
   const auto c = coach.on_game_state(restart(msg::RESTART_THROW_IN, msg::BLUE, 0.5, 0.88), {1, 2});
   EXPECT_EQ(c.directive(), msg::COACH_PLACE);
   EXPECT_EQ(c.placements_size(), 2);
+  ASSERT_TRUE(c.has_ball_spot()) << "placing robots must know where the ball will be put";
+  EXPECT_DOUBLE_EQ(c.ball_spot().x(), 0.5);
+  EXPECT_DOUBLE_EQ(c.ball_spot().y(), 0.88);
 }
 
 TEST(CoachLogic, RestartTeamSendsTheNearestRobotBehindTheBall) {

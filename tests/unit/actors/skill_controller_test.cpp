@@ -565,6 +565,44 @@ TEST(SkillController, DefenderGoesRoundOpponentsStandingInItsWay) {
   }
 }
 
+TEST(SkillController, PlacingRobotGoesRoundTheSpotWhereTheBallWillBePut) {
+  // The ball is still rolling elsewhere; the referee will put it down on the
+  // straight way to the taker's placement. A taker found on that spot at the
+  // restart is moved: the robot goes round it.
+  const msg::MatchConfig config = mirosot_match();
+  const double r = config.league().robot().radius(), rb = config.league().ball().radius();
+  for (bool spot_given : {true, false}) {
+    SCOPED_TRACE(spot_given ? "spot given" : "spot not given");
+    SkillController skills(msg::BLUE, 1, config.league());
+    msg::PlayerInstruction place;
+    place.set_directive(msg::COACH_PLACE);
+    place.mutable_placement()->set_x(0.5);
+    place.mutable_placement()->set_y(0.0);
+    if (spot_given) {
+      place.mutable_ball_spot()->set_x(0.2);
+      place.mutable_ball_spot()->set_y(0.0);
+    }
+    double x = -0.4, y = 0.01, theta = 0.0, closest = 1e9;
+    for (int k = 0; k < 250; ++k) {
+      msg::WorldEstimate world = blue_1_at(x, y, theta);
+      world.mutable_ball()->set_valid(true);
+      world.mutable_ball()->mutable_position()->set_x(-0.6);
+      world.mutable_ball()->mutable_position()->set_y(0.7);
+      const auto c = skills.step(world, place, k, 0.02 * k);
+      theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+      x += 0.02 * c.velocity().vx() * std::cos(theta);
+      y += 0.02 * c.velocity().vx() * std::sin(theta);
+      closest = std::min(closest, std::hypot(x - 0.2, y));
+    }
+    EXPECT_LT(std::hypot(x - 0.5, y), 0.03) << "reached its placement";
+    if (spot_given) {
+      EXPECT_GT(closest, r + rb) << "drove over the ball spot";
+    } else {
+      EXPECT_LT(closest, r + rb) << "the straight way crosses the spot: the scene would not test the detour";
+    }
+  }
+}
+
 TEST(SkillController, RestartTakerReachesAPlacementBeyondTheTouchLine) {
   // SSL throw-in: the taker stands behind the ball on the line from the
   // opponent goal, outside the touch line; pulling that target onto the
