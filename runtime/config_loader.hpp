@@ -52,7 +52,8 @@ std::vector<std::string> preset_names();
 /// the known presets for an unknown name.
 msg::MatchConfig preset_match_config(const std::string& name);
 
-/// Names of the embedded team configs (configs/teams/): "default", "chaser", "wall".
+/// Names of the embedded team configs (configs/teams/): "default", "chaser", "wall",
+/// "distributed".
 std::vector<std::string> team_names();
 
 /// A team: the embedded configs/teams/<name_or_path>.pbtxt when it names one,
