@@ -172,11 +172,9 @@ void capture_due_frames(Self* self) {
   }
 }
 
-void finish(Self* self) {
+// Answers everyone awaiting the end (once it has come).
+void answer_waiting(Self* self) {
   auto& s = self->state;
-  if (s.finished) return;
-  s.finished = true;
-  if (s.log) s.log->close();
   if (s.scenario_result) {
     for (auto& promise : s.waiting) promise.deliver(*s.scenario_result);
   } else {
@@ -184,6 +182,14 @@ void finish(Self* self) {
     for (auto& promise : s.waiting) promise.deliver(final_state);
   }
   s.waiting.clear();
+}
+
+void finish(Self* self) {
+  auto& s = self->state;
+  if (s.finished) return;
+  s.finished = true;
+  if (s.log) s.log->close();
+  answer_waiting(self);
 }
 
 void log_events(Self* self, const std::vector<msg::RefereeEvent>& events, double t) {
@@ -559,6 +565,8 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
       [self](runtime::await_atom) {
         auto promise = self->make_response_promise();
         self->state.waiting.push_back(promise);
+        // Someone who asks after the end (a slow caller) gets the answer at once.
+        if (self->state.finished) answer_waiting(self);
         return promise;
       },
   }
