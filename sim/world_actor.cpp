@@ -360,8 +360,8 @@ void begin_cycle(Self* self) {
       }
     }
     s.pending.insert({int(team), id, msg::ACTOR_MOTOR});
-    // A distributed team's robot sends its command before its own team skills
-    // need be done (player skills follow the previous cycle's instruction), so
+    // A distributed robot's command does not come after its team skills' work
+    // of the cycle (player skills act on the previous cycle's instruction), so
     // the cycle also waits for that team skills' CycleDone: what it sent this
     // cycle (instruction, claims) is then settled input for the next.
     if (distributed(self, team) && s.ctx.peers.find(team, id, msg::ACTOR_TEAM_SKILLS) &&
