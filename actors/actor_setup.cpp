@@ -14,6 +14,10 @@
 
 namespace robocaf::actors {
 
+const msg::TeamConfig& own_team_config(const ActorSetup& setup) {
+  return setup.shell.address.team() == msg::YELLOW ? setup.match.yellow() : setup.match.blue();
+}
+
 caf::actor spawn_actor(caf::actor_system& system, const ActorSetup& setup) {
   switch (setup.shell.address.kind()) {
     case msg::ACTOR_PERCEPTION: return spawn_perception(system, setup);

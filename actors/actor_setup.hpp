@@ -14,6 +14,9 @@ struct ActorSetup {
   msg::MatchConfig match;
 };
 
+/// The config of the team the actor plays for (`setup.shell.address.team()`).
+const msg::TeamConfig& own_team_config(const ActorSetup& setup);
+
 /// Spawns the actor kind named in `setup.shell.address.kind()`.
 caf::actor spawn_actor(caf::actor_system& system, const ActorSetup& setup);
 

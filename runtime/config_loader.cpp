@@ -346,6 +346,7 @@ constexpr EmbeddedConfig kTeams[] = {
     {"default", embedded::kTeamDefaultConfig},
     {"chaser", embedded::kTeamChaserConfig},
     {"wall", embedded::kTeamWallConfig},
+    {"distributed", embedded::kTeamDistributedConfig},
 };
 
 template <size_t N>

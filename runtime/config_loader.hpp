@@ -60,7 +60,8 @@ double actuation_delay(const msg::RobotSpec& robot);
 /// vision) plus the robot's actuation delay.
 double prediction_horizon(const msg::MatchConfig& match, const msg::TeamConfig& team);
 
-/// Names of the embedded team configs (configs/teams/): "default", "chaser", "wall".
+/// Names of the embedded team configs (configs/teams/): "default", "chaser", "wall",
+/// "distributed".
 std::vector<std::string> team_names();
 
 /// A team: the embedded configs/teams/<name_or_path>.pbtxt when it names one,

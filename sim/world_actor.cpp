@@ -32,6 +32,9 @@ namespace robocaf::sim {
 namespace {
 
 using RobotKey = std::pair<int, uint32_t>;  // (team, robot id); id 0 = team actors
+// What the barrier of a cycle waits for: (team, robot id, kind of the actor
+// whose message closes it): a motor's RobotCommand or a team skills' CycleDone.
+using BarrierKey = std::tuple<int, uint32_t, int>;
 
 struct WorldState {
   runtime::ShellContext ctx;
@@ -58,7 +61,7 @@ struct WorldState {
   std::optional<msg::ScenarioResult> scenario_result;
   std::unique_ptr<runtime::GameLogWriter> log;
   std::map<RobotKey, bool> operational;  // from mission managers
-  std::set<RobotKey> pending;            // participants the current cycle waits for
+  std::set<BarrierKey> pending;          // what the current cycle waits for
   std::map<RobotKey, msg::RobotCommand> commands;  // this cycle's, logged in key order
   // Commands on their way to the wheels (league.robot.actuation_delay), in
   // arrival order; applied before the physics step they are due at.
@@ -69,6 +72,9 @@ struct WorldState {
   std::deque<DelayedCommand> actuating;
   uint64_t actuation_delay_steps = 0;
   std::map<int, msg::RoleAssignment> roles;         // newest per team
+  // Distributed teams: each robot's newest own entry with the cycle it was
+  // announced in, merged into `roles` at the end of a cycle.
+  std::map<RobotKey, std::pair<uint64_t, msg::RoleEntry>> announced_roles;
   std::map<int, std::string> logged_roles;          // per team, to log only changes
   uint64_t cycle = 0;
   int steps_per_cycle = 1;
@@ -124,6 +130,22 @@ std::vector<RobotKey> participants(const Self* self) {
   return keys;
 }
 
+bool distributed(const Self* self, msg::Team team) {
+  const auto& match = self->state.options.match;
+  const auto& config = team == msg::YELLOW ? match.yellow() : match.blue();
+  return config.coordination() == msg::COORDINATION_DISTRIBUTED;
+}
+
+// Whether the barrier may still wait for `key`: its robot (or the team's
+// node) is operational, and a team skills also needs its coach's node, which
+// sends the command it answers with CycleDone.
+bool still_expected(const Self* self, const BarrierKey& key) {
+  const auto [team_value, id, kind] = key;
+  const auto team = static_cast<msg::Team>(team_value);
+  if (!is_operational(self, team, id)) return false;
+  return kind != msg::ACTOR_TEAM_SKILLS || is_operational(self, team, 0);
+}
+
 bool everyone_ready(const Self* self) {
   for (const auto& [team, id] : participants(self))
     if (!is_operational(self, static_cast<msg::Team>(team), id)) return false;
@@ -159,11 +181,9 @@ void capture_due_frames(Self* self) {
   }
 }
 
-void finish(Self* self) {
+// Answers everyone awaiting the end (once it has come).
+void answer_waiting(Self* self) {
   auto& s = self->state;
-  if (s.finished) return;
-  s.finished = true;
-  if (s.log) s.log->close();
   if (s.scenario_result) {
     for (auto& promise : s.waiting) promise.deliver(*s.scenario_result);
   } else {
@@ -171,6 +191,14 @@ void finish(Self* self) {
     for (auto& promise : s.waiting) promise.deliver(final_state);
   }
   s.waiting.clear();
+}
+
+void finish(Self* self) {
+  auto& s = self->state;
+  if (s.finished) return;
+  s.finished = true;
+  if (s.log) s.log->close();
+  answer_waiting(self);
 }
 
 void log_events(Self* self, const std::vector<msg::RefereeEvent>& events, double t) {
@@ -292,10 +320,14 @@ void begin_cycle(Self* self) {
     const auto team = static_cast<msg::Team>(team_value);
     if (id == 0) {
       auto coach = s.ctx.peers.find(team, 0, msg::ACTOR_COACH);
-      auto team_skills = s.ctx.peers.find(team, 0, msg::ACTOR_TEAM_SKILLS);
-      if (coach && team_skills && is_operational(self, team, 0)) {
+      if (!coach || !is_operational(self, team, 0)) continue;
+      if (distributed(self, team)) {
+        // Every robot's team skills answers its coach's command: the barrier
+        // waits for each (robots are added below, in key order).
         self->send(coach, game);
-        s.pending.insert({int(team), 0});
+      } else if (s.ctx.peers.find(team, 0, msg::ACTOR_TEAM_SKILLS)) {
+        self->send(coach, game);
+        s.pending.insert({int(team), 0, msg::ACTOR_TEAM_SKILLS});
       }
       continue;
     }
@@ -336,7 +368,14 @@ void begin_cycle(Self* self) {
         }
       }
     }
-    s.pending.insert({int(team), id});
+    s.pending.insert({int(team), id, msg::ACTOR_MOTOR});
+    // A distributed robot's command does not come after its team skills' work
+    // of the cycle (player skills act on the previous cycle's instruction), so
+    // the cycle also waits for that team skills' CycleDone: what it sent this
+    // cycle (instruction, claims) is then settled input for the next.
+    if (distributed(self, team) && s.ctx.peers.find(team, id, msg::ACTOR_TEAM_SKILLS) &&
+        s.ctx.peers.find(team, 0, msg::ACTOR_COACH) && is_operational(self, team, 0))
+      s.pending.insert({int(team), id, msg::ACTOR_TEAM_SKILLS});
   }
   if (!s.options.realtime && s.pending.empty()) end_cycle(self);
 }
@@ -350,10 +389,32 @@ void apply_due_commands(Self* self) {
   }
 }
 
+// A distributed team's assignment for the log: every robot's own entry
+// announced this cycle (in real time, within the last few cycles), by robot id.
+void merge_announced_roles(Self* self) {
+  auto& s = self->state;
+  constexpr uint64_t kRealtimeWindow = 5;  // cycles an announcement may lag in real time
+  for (auto team : kTeams) {
+    if (!distributed(self, team)) continue;
+    msg::RoleAssignment merged;
+    merged.set_cycle(s.cycle);
+    merged.set_t(now(self));
+    merged.set_team(team);
+    for (auto& [key, announced] : s.announced_roles) {
+      const auto& [cycle, entry] = announced;
+      if (key.first != int(team)) continue;
+      const bool current = s.options.realtime ? cycle + kRealtimeWindow >= s.cycle : cycle == s.cycle;
+      if (current) *merged.add_roles() = entry;
+    }
+    s.roles[int(team)] = std::move(merged);
+  }
+}
+
 void end_cycle(Self* self) {
   auto& s = self->state;
   for (auto& [key, command] : s.commands) log_record(self, [&](msg::LogRecord& r) { *r.mutable_command() = command; });
   s.commands.clear();
+  merge_announced_roles(self);
   for (auto& [team, assignment] : s.roles) {
     std::string roles;
     for (const auto& entry : assignment.roles()) roles += std::to_string(entry.robot_id()) + ":" + std::to_string(entry.role()) + " ";
@@ -373,10 +434,17 @@ void end_cycle(Self* self) {
   if (!s.options.realtime) self->send(self, runtime::tick_atom::value);
 }
 
-void settle(Self* self, const RobotKey& key) {
+void settle(Self* self, const BarrierKey& key) {
   auto& s = self->state;
   if (s.pending.erase(key) > 0 && s.pending.empty() && !s.options.realtime && s.started && !s.finished)
     end_cycle(self);
+}
+
+// Stops waiting for whatever can no longer come.
+void settle_unexpected(Self* self) {
+  auto pending = self->state.pending;
+  for (const auto& key : pending)
+    if (!still_expected(self, key)) settle(self, key);
 }
 
 // Real time: cycle k opens at kick-off + k periods of CAF's clock, whatever the
@@ -444,12 +512,8 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
     header.set_producer("robocaf");
     st.log = std::make_unique<runtime::GameLogWriter>(st.options.log_path, header);
   }
-  st.ctx.on_roster_change = [self] {
-    // Stop waiting for participants that vanished in the middle of a cycle.
-    auto pending = self->state.pending;
-    for (auto& [team, id] : pending)
-      if (!is_operational(self, static_cast<msg::Team>(team), id)) settle(self, {team, id});
-  };
+  // Stop waiting for participants that vanished in the middle of a cycle.
+  st.ctx.on_roster_change = [self] { settle_unexpected(self); };
   runtime::join_directory(self, st.ctx);
   auto timeout = std::chrono::duration_cast<caf::timespan>(
       std::chrono::duration<double>(st.options.startup_timeout_seconds));
@@ -460,7 +524,7 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
         RobotKey key{int(health.team()), health.robot_id()};
         s.operational[key] = health.operational();
         if (!s.started && everyone_ready(self)) start_match(self);
-        if (!health.operational()) settle(self, key);
+        if (!health.operational()) settle_unexpected(self);
       },
       [self](const msg::RobotCommand& command) {
         auto& s = self->state;
@@ -473,7 +537,7 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
           s.actuating.push_back({s.steps + s.actuation_delay_steps, command});
         }
         s.commands[key] = command;
-        settle(self, key);
+        settle(self, {key.first, key.second, msg::ACTOR_MOTOR});
       },
       [self](const msg::ManualRefereeCommand& command) {
         // Applied at the start of the next cycle, so in virtual time it lands
@@ -483,12 +547,22 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
       [self](const msg::RoleAssignment& roles) {
         auto& s = self->state;
         if (!s.options.realtime && roles.cycle() != s.cycle) return;
-        s.roles[int(roles.team())] = roles;
+        if (roles.team() != msg::BLUE && roles.team() != msg::YELLOW) return;
+        if (!distributed(self, roles.team())) {
+          s.roles[int(roles.team())] = roles;
+          return;
+        }
+        // A robot's own entry, merged with its teammates' at the end of the cycle.
+        for (const auto& entry : roles.roles()) {
+          if (entry.robot_id() == 0 || entry.robot_id() > s.options.match.league().team_size()) continue;
+          auto& slot = s.announced_roles[{int(roles.team()), entry.robot_id()}];
+          if (roles.cycle() >= slot.first) slot = {roles.cycle(), entry};
+        }
       },
       [self](const msg::CycleDone& done) {
         auto& s = self->state;
         if (s.options.realtime || done.cycle() != s.cycle) return;
-        settle(self, {int(done.address().team()), 0});
+        settle(self, {int(done.address().team()), done.address().robot_id(), msg::ACTOR_TEAM_SKILLS});
       },
       [self](runtime::tick_atom) {
         auto& s = self->state;
@@ -516,6 +590,8 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
       [self](runtime::await_atom) {
         auto promise = self->make_response_promise();
         self->state.waiting.push_back(promise);
+        // Someone who asks after the end (a slow caller) gets the answer at once.
+        if (self->state.finished) answer_waiting(self);
         return promise;
       },
   }

@@ -15,10 +15,11 @@ namespace {
 // Input: GameState (the referee, through the world; the cycle trigger),
 // HealthReport (its robots' mission managers), ManualRefereeCommand (a human
 // referee's input, passed on to the world's referee). Output: CoachCommand to
-// its team skills.
+// its team skills: the team's one (central) or every robot's (distributed).
 struct CoachState {
   runtime::ShellContext ctx;
   std::optional<CoachLogic> logic;
+  bool distributed = false;  // the team's coordination (TeamConfig.coordination)
   std::map<uint32_t, bool> operational;  // by robot id, from health reports
   // Manual referee commands that came before the world was in our roster
   // (a human is quick after start-up): sent once it is, in order.
@@ -39,6 +40,7 @@ caf::behavior coach(runtime::ShellActor<CoachState>* self, ActorSetup setup) {
   auto& st = self->state;
   runtime::init_shell(self, st.ctx, setup.shell);
   st.logic.emplace(st.ctx.address.team(), setup.match.league());
+  st.distributed = own_team_config(setup).coordination() == msg::COORDINATION_DISTRIBUTED;
   runtime::join_directory(self, st.ctx);
   return caf::message_handler{
       [self](const msg::GameState& game) {
@@ -55,8 +57,12 @@ caf::behavior coach(runtime::ShellActor<CoachState>* self, ActorSetup setup) {
           if (health == s.operational.end() || health->second) present.push_back(id);
         }
         msg::CoachCommand command = s.logic->on_game_state(game, present);
-        if (auto team_skills = s.ctx.peers.find(team, 0, msg::ACTOR_TEAM_SKILLS))
+        if (s.distributed) {
+          for (auto& [robot, team_skills] : s.ctx.peers.of_kind(team, msg::ACTOR_TEAM_SKILLS))
+            self->send(team_skills, command);
+        } else if (auto team_skills = s.ctx.peers.find(team, 0, msg::ACTOR_TEAM_SKILLS)) {
           self->send(team_skills, std::move(command));
+        }
       },
       [self](const msg::ManualRefereeCommand& command) {
         self->state.manual_pending.push_back(command);

@@ -30,7 +30,7 @@ struct Child {
   std::string last_restart_reason;
 };
 
-// Starts its robot's actors (or its team's coach and team skills), collects
+// Starts its robot's actors (or its team's coach and, central, team skills), collects
 // their Ready, polls heartbeats, restarts an actor that died or hung, and reports
 // HealthReport to its coach and to the world.
 struct MissionManagerState {
@@ -103,11 +103,14 @@ caf::behavior mission_manager(Self* self, ActorSetup setup) {
   runtime::init_shell(self, st.ctx, setup.shell);
   st.match = setup.match;
   st.heartbeats.emplace(kHeartbeatTimeoutSeconds);
-  const std::vector<msg::ActorKind> kinds =
+  // Team skills run beside the coach (central) or on every robot (distributed).
+  const bool distributed = own_team_config(setup).coordination() == msg::COORDINATION_DISTRIBUTED;
+  std::vector<msg::ActorKind> kinds =
       st.ctx.address.robot_id() == 0
-          ? std::vector<msg::ActorKind>{msg::ACTOR_COACH, msg::ACTOR_TEAM_SKILLS}
+          ? std::vector<msg::ActorKind>{msg::ACTOR_COACH}
           : std::vector<msg::ActorKind>{msg::ACTOR_MOTOR, msg::ACTOR_PLAYER_SKILLS, msg::ACTOR_WORLD_KNOWLEDGE,
                                         msg::ACTOR_PERCEPTION};
+  if ((st.ctx.address.robot_id() == 0) != distributed) kinds.push_back(msg::ACTOR_TEAM_SKILLS);
   for (auto kind : kinds) st.children.push_back(Child{kind, {}, false, 0, {}});
   self->set_down_handler([self](const caf::down_msg& down) {
     auto& s = self->state;

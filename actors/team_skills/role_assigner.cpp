@@ -25,9 +25,18 @@ RoleAssigner::RoleAssigner(const msg::LeaguePreset& league, msg::TeamStrategy st
     : league_(league), strategy_(strategy) {}
 
 void RoleAssigner::reset() {
-  keeper_.reset();
-  attacker_.reset();
+  keepers_.clear();
+  attackers_.clear();
   defenders_.clear();
+}
+
+void RoleAssigner::remember(const std::vector<msg::RoleEntry>& previous) {
+  reset();
+  for (const auto& entry : previous) {
+    if (entry.role() == msg::ROLE_KEEPER) keepers_.insert(entry.robot_id());
+    if (entry.role() == msg::ROLE_ATTACKER) attackers_.insert(entry.robot_id());
+    if (entry.role() == msg::ROLE_DEFENDER) defenders_.insert(entry.robot_id());
+  }
 }
 
 double RoleAssigner::attack_cost(double x, double y, double bx, double by, bool attack_positive_x) const {
@@ -112,14 +121,22 @@ std::vector<msg::RoleEntry> RoleAssigner::assign(const std::vector<msg::WorldEst
     pool.clear();
   }
 
+  // The present holders of a role, in id order.
+  auto incumbents = [&](const std::set<uint32_t>& holders) {
+    std::vector<uint32_t> present;
+    for (uint32_t id : pool)
+      if (holders.count(id)) present.push_back(id);
+    return present;
+  };
+
   // Keeper.
   if (!pool.empty()) {
-    const bool keep = keeper_ && std::count(pool.begin(), pool.end(), *keeper_);
-    const uint32_t keeper = keep ? *keeper_ : best_of(pool, goal_distance).front();
+    const std::vector<uint32_t> keepers = incumbents(keepers_);
+    const uint32_t keeper = best_of(keepers.empty() ? pool : keepers, goal_distance).front();
     take(keeper, msg::ROLE_KEEPER);
-    keeper_ = keeper;
+    keepers_ = {keeper};
   } else {
-    keeper_.reset();
+    keepers_.clear();
   }
 
   // Attacker (the wall has none).
@@ -130,15 +147,17 @@ std::vector<msg::RoleEntry> RoleAssigner::assign(const std::vector<msg::WorldEst
     };
     const uint32_t best = best_of(pool, cost).front();
     uint32_t chosen = best;
-    if (attacker_ && std::count(pool.begin(), pool.end(), *attacker_) && *attacker_ != best) {
-      const double current = cost(*attacker_), challenger = cost(best);
+    const std::vector<uint32_t> attackers = incumbents(attackers_);
+    if (!attackers.empty()) {
+      const uint32_t current_attacker = best_of(attackers, cost).front();
+      const double current = cost(current_attacker), challenger = cost(best);
       const bool clearly_better = challenger < kSwitchRatio * current && current - challenger > kSwitchMargin;
-      if (!clearly_better) chosen = *attacker_;
+      if (!clearly_better) chosen = current_attacker;
     }
     take(chosen, msg::ROLE_ATTACKER);
-    attacker_ = chosen;
+    attackers_ = {chosen};
   } else {
-    attacker_.reset();
+    attackers_.clear();
   }
 
   // Defenders, then supporters.

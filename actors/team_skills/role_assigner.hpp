@@ -3,7 +3,6 @@
 // skills actor wraps this class.
 
 #include <cstdint>
-#include <optional>
 #include <set>
 #include <vector>
 
@@ -52,6 +51,13 @@ class RoleAssigner {
   /// Forgets the current roles (no stickiness for the next assignment).
   void reset();
 
+  /// Replaces the current roles (what the next assignment sticks to) with
+  /// `previous`, e.g. the roles robots announced in the last cycle. Several
+  /// keepers or attackers may be given (robots that disagreed): the one with
+  /// the lower cost keeps the role (nearer its own goal; cheaper path behind
+  /// the ball), ties to the lower id, and the others yield it.
+  void remember(const std::vector<msg::RoleEntry>& previous);
+
   /// Estimated path length for a robot at (x, y) to get behind the ball at
   /// (bx, by), facing the opponent goal.
   double attack_cost(double x, double y, double bx, double by, bool attack_positive_x) const;
@@ -59,8 +65,10 @@ class RoleAssigner {
  private:
   msg::LeaguePreset league_;
   msg::TeamStrategy strategy_;
-  std::optional<uint32_t> keeper_;
-  std::optional<uint32_t> attacker_;
+  // Current holders of each role; one keeper and one attacker after an
+  // assignment, possibly several after remember().
+  std::set<uint32_t> keepers_;
+  std::set<uint32_t> attackers_;
   std::set<uint32_t> defenders_;
 };
 

@@ -28,6 +28,7 @@ struct WorldKnowledgeState {
   std::map<uint32_t, uint64_t> fused_cycle;  // newest share already fused, per teammate
   uint64_t share_every = 1;                   // cycles between broadcasts
   double horizon = 0.0;                       // s player skills' estimates are predicted ahead
+  uint32_t team_skills_robot = 0;             // its team's (0, central) or its own robot's (distributed)
   static inline const char* name = "world_knowledge";
 };
 
@@ -38,8 +39,9 @@ caf::behavior world_knowledge(runtime::ShellActor<WorldKnowledgeState>* self, Ac
   const double period = setup.match.sim().control_period();
   if (period > 0 && setup.match.share_period() > 0)
     st.share_every = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(setup.match.share_period() / period)));
-  st.horizon = runtime::prediction_horizon(
-      setup.match, st.ctx.address.team() == msg::YELLOW ? setup.match.yellow() : setup.match.blue());
+  st.horizon = runtime::prediction_horizon(setup.match, own_team_config(setup));
+  if (own_team_config(setup).coordination() == msg::COORDINATION_DISTRIBUTED)
+    st.team_skills_robot = st.ctx.address.robot_id();
   runtime::join_directory(self, st.ctx);
   return caf::message_handler{
       [self](const msg::Percept& percept) {
@@ -58,7 +60,8 @@ caf::behavior world_knowledge(runtime::ShellActor<WorldKnowledgeState>* self, Ac
           for (auto& [mate, handle] : s.ctx.peers.of_kind(team, msg::ACTOR_WORLD_KNOWLEDGE))
             if (mate != me) self->send(handle, estimate);
         }
-        if (auto team_skills = s.ctx.peers.find(team, 0, msg::ACTOR_TEAM_SKILLS)) self->send(team_skills, estimate);
+        if (auto team_skills = s.ctx.peers.find(team, s.team_skills_robot, msg::ACTOR_TEAM_SKILLS))
+          self->send(team_skills, estimate);
         if (auto skills = s.ctx.peers.find(team, me, msg::ACTOR_PLAYER_SKILLS)) {
           if (s.horizon > 0.0) estimate = s.tracker->estimate(cycle, percept.t_capture() + s.horizon);
           self->send(skills, std::move(estimate));
