@@ -390,10 +390,11 @@ void apply_due_commands(Self* self) {
 }
 
 // A distributed team's assignment for the log: every robot's own entry
-// announced this cycle (in real time, within the last few cycles), by robot id.
+// announced this cycle, by robot id. In real time announcements lag and a
+// busy node pauses: every operational robot's newest entry, as a central
+// team's newest assignment stands until the next.
 void merge_announced_roles(Self* self) {
   auto& s = self->state;
-  constexpr uint64_t kRealtimeWindow = 5;  // cycles an announcement may lag in real time
   for (auto team : kTeams) {
     if (!distributed(self, team)) continue;
     msg::RoleAssignment merged;
@@ -403,7 +404,7 @@ void merge_announced_roles(Self* self) {
     for (auto& [key, announced] : s.announced_roles) {
       const auto& [cycle, entry] = announced;
       if (key.first != int(team)) continue;
-      const bool current = s.options.realtime ? cycle + kRealtimeWindow >= s.cycle : cycle == s.cycle;
+      const bool current = s.options.realtime ? is_operational(self, team, key.second) : cycle == s.cycle;
       if (current) *merged.add_roles() = entry;
     }
     s.roles[int(team)] = std::move(merged);

@@ -60,8 +60,10 @@ struct RoleDecision {
 /// the ball when nobody claimed), so it cannot split the team's common view.
 class RoleAgreement {
  public:
-  /// Claims older than this (s) no longer count: the claimant has fallen silent.
-  static constexpr double kClaimTimeout = 0.1;
+  /// Claims older than this (s) no longer count: the claimant has fallen
+  /// silent. Long enough to ride out a busy computer in real time (a robot
+  /// that is gone leaves the coach's robots present instead).
+  static constexpr double kClaimTimeout = 0.5;
 
   RoleAgreement(const msg::LeaguePreset& league, msg::TeamStrategy strategy, uint32_t robot_id);
 

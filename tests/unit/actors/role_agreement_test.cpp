@@ -143,21 +143,23 @@ TEST(RoleAgreement, AnAbsentTeammatesRoleIsTakenOver) {
 }
 
 TEST(RoleAgreement, ASilentTeammateIsPlacedByTheOwnViewAndHoldsNoRole) {
-  // Robot 3 claimed the attacker, but 0.2 s ago: it has been silent since.
-  auto claims = five_claims(19, msg::ROLE_SUPPORTER, {-0.1, 0.3}, msg::ROLE_ATTACKER, {0.05, 0.0});
+  // Robot 3 claimed the attacker 0.62 s ago (more than kClaimTimeout) and has
+  // been silent since; the others claimed in the last cycle.
+  ASSERT_LT(RoleAgreement::kClaimTimeout, 0.62);
+  auto claims = five_claims(39, msg::ROLE_SUPPORTER, {-0.1, 0.3}, msg::ROLE_ATTACKER, {0.05, 0.0});
   claims[2] = claim(3, 9, msg::ROLE_ATTACKER, {0.05, 0.0}, kBall);
   // Every robot sees robot 3 far from the ball now: robot 2 attacks.
   const std::map<uint32_t, Pos> view{{3, {-0.9, -0.7}}};
   auto own = [&](uint32_t id) {
     const Pos self = id == 3 ? view.at(3) : Pos{0.0, 0.0};  // only robot 3's own self is used
-    return std::optional{estimate(id, self, kBall, view, 0.38)};
+    return std::optional{estimate(id, self, kBall, view, 0.78)};
   };
-  auto roles = taken(everyone_decides(20, kFive, kFive, claims, own));
+  auto roles = taken(everyone_decides(40, kFive, kFive, claims, own));
   EXPECT_EQ(roles.at(2), msg::ROLE_ATTACKER);
   EXPECT_NE(roles.at(3), msg::ROLE_ATTACKER);
   // Had the stale claim counted, robot 3 would have stayed the attacker.
-  claims[2] = claim(3, 19, msg::ROLE_ATTACKER, {0.05, 0.0}, kBall);
-  roles = taken(everyone_decides(20, kFive, kFive, claims, own));
+  claims[2] = claim(3, 39, msg::ROLE_ATTACKER, {0.05, 0.0}, kBall);
+  roles = taken(everyone_decides(40, kFive, kFive, claims, own));
   EXPECT_EQ(roles.at(3), msg::ROLE_ATTACKER);
 }
 
