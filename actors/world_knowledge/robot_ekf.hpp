@@ -22,12 +22,12 @@ struct RobotEkfParams {
   /// of vx, vy (holonomic); a speed's variance grows by this much per second.
   double accel_noise_density = 0.2;
   /// rad^2/s^3: the same for omega.
-  double angular_accel_noise_density = 20.0;
+  double angular_accel_noise_density = 50.0;
   /// m^2/s, unicycle only: sideways motion the model cannot produce (wheel
   /// slip, a robot being pushed) as a random walk of the position
   /// perpendicular to the heading, variance lateral_diffusion * dt. 0 makes
   /// the model strictly non-holonomic.
-  double lateral_diffusion = 0.002;
+  double lateral_diffusion = 0.0005;
   /// m: lost() once the position's standard deviation along its worst
   /// direction exceeds this.
   double lost_position_sd = 0.5;

@@ -38,8 +38,8 @@ struct TrackerParams {
   double robot_position_sd = 0.005;     // m, per axis, for detections without their own sd
   double robot_orientation_sd = 0.03;   // rad
   double robot_accel_noise_density = 0.2;          // m^2/s^3 (RobotEkfParams)
-  double robot_angular_accel_noise_density = 20.0; // rad^2/s^3
-  double robot_lateral_diffusion = 0.002;          // m^2/s, differential robots: slip, pushes
+  double robot_angular_accel_noise_density = 50.0; // rad^2/s^3
+  double robot_lateral_diffusion = 0.0005;         // m^2/s, differential robots: slip, pushes
   double robot_initial_velocity_sd = 0.5;  // m/s, a robot first seen
   double robot_initial_omega_sd = 5.0;     // rad/s
   double robot_shared_velocity_sd = 0.5;   // m/s, a teammate's estimate (it carries no velocity covariance)

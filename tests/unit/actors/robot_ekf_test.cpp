@@ -96,11 +96,12 @@ TEST(RobotEkf, UnicycleFindsSpeedAndTurnRateOnACircleWhereConstantVelocityLags) 
     ++runs;
   }
   const double n = samples;
-  // The defaults' process noise (3 m/s^2, 30 rad/s^2) lets speed and omega
-  // follow hard manoeuvres, so on a steady circle they jitter round the truth
-  // (the filter's own sd: 0.07 m/s and 0.7 rad/s) but must not be biased:
-  // means within a few standard errors of 0 (10 runs x 100 strongly
-  // correlated samples), spread no larger than the filter's covariance says.
+  // The defaults' process noise (0.2 m^2/s^3, 50 rad^2/s^3) lets speed and
+  // omega follow manoeuvres, so on a steady circle they jitter round the
+  // truth (the filter's own sd: 0.07 m/s and 1 rad/s; measured 0.04 and 0.55)
+  // but must not be biased: means within a few standard errors of 0 (10 runs
+  // x 100 strongly correlated samples), spread no larger than the filter's
+  // covariance says.
   EXPECT_NEAR(speed_sum / n, 0.0, 0.01);
   EXPECT_NEAR(omega_sum / n, 0.0, 0.1);
   EXPECT_LT(std::sqrt(speed_sq / n), std::sqrt(speed_var / n));
@@ -111,7 +112,7 @@ TEST(RobotEkf, UnicycleFindsSpeedAndTurnRateOnACircleWhereConstantVelocityLags) 
   // with its heading.
   EXPECT_LT(cv_across_sum / n, -0.01);
   EXPECT_LT(std::abs(across_sum / n), 0.25 * std::abs(cv_across_sum / n));
-  // Half a second ahead: ~3 cm from the uncertainty in omega against 9 cm
+  // Half a second ahead: ~4 cm from the uncertainty in omega against 9 cm
   // along the tangent.
   EXPECT_LT(ahead_sum / runs, 0.05);
   EXPECT_GT(cv_ahead_sum / runs, 0.08);
@@ -162,9 +163,9 @@ TEST(RobotEkf, CoastingGrowsTheCovarianceUntilTheTrackIsLost) {
     previous_trace = trace;
     if (ekf.lost()) lost_at = k * kFrame - 1.0;
   }
-  // At 0.6 m/s with omega known to ~0.7 rad/s, the sideways spread
+  // At 0.6 m/s with omega known to ~1 rad/s, the sideways spread
   // (v T^2 / 2 sd(omega)) and white acceleration along the path reach 0.3 m
-  // after about 0.8 s; lost, but not at once.
+  // after about 0.65 s; lost, but not at once.
   EXPECT_GT(lost_at, 0.4);
   EXPECT_LT(lost_at, 1.2);
 }
