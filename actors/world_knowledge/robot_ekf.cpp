@@ -1,9 +1,10 @@
 #include "actors/world_knowledge/robot_ekf.hpp"
 
 #include <cmath>
+#include <utility>
 
-#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
+#include <Eigen/LU>
 
 #include "runtime/angle.hpp"
 
@@ -19,8 +20,8 @@ constexpr int kSpeed = 3, kUnicycleOmega = 4;
 // Holonomic: field-frame velocity and turn rate.
 constexpr int kVx = 3, kVy = 4, kHolonomicOmega = 5;
 
-int state_size(RobotMotionModel model) { return model == RobotMotionModel::kUnicycle ? 5 : 6; }
-int omega_index(RobotMotionModel model) {
+constexpr int state_size(RobotMotionModel model) { return model == RobotMotionModel::kUnicycle ? 5 : 6; }
+constexpr int omega_index(RobotMotionModel model) {
   return model == RobotMotionModel::kUnicycle ? kUnicycleOmega : kHolonomicOmega;
 }
 
@@ -35,14 +36,11 @@ double sinc_derivative(double a) {
 
 RobotEkf::RobotEkf(RobotMotionModel model, const RobotEkfParams& params, const Pose& pose,
                    const PoseCovariance& pose_covariance, double t, double velocity_variance, double omega_variance)
-    : model_(model), params_(params), t_(t) {
-  const int n = state_size(model);
-  x_ = State::Zero(n);
+    : model_(model), params_(params), n_(state_size(model)), t_(t) {
   x_.head<3>() = pose;
   x_(kTheta) = wrap_angle(pose(kTheta));
-  P_ = Covariance::Zero(n, n);
   P_.topLeftCorner<3, 3>() = 0.5 * (pose_covariance + pose_covariance.transpose());
-  for (int i = 3; i < n; ++i) P_(i, i) = velocity_variance;
+  for (int i = 3; i < n_; ++i) P_(i, i) = velocity_variance;
   P_(omega_index(model), omega_index(model)) = omega_variance;
 }
 
@@ -63,22 +61,34 @@ RobotEkf RobotEkf::from_estimate(RobotMotionModel model, const RobotEkfParams& p
 void RobotEkf::predict_to(double t) {
   const double dt = t - t_;
   if (!(dt > 0.0)) return;
-  const int n = static_cast<int>(x_.size());
-  Covariance F = Covariance::Identity(n, n);
-  Covariance Q = Covariance::Zero(n, n);
-  const double theta = x_(kTheta);
+  if (n_ == 5) {
+    predict_fixed<5>(dt);
+  } else {
+    predict_fixed<6>(dt);
+  }
+  t_ = t;
+}
+
+template <int N>
+void RobotEkf::predict_fixed(double dt) {
+  using Matrix = Eigen::Matrix<double, N, N>;
+  auto x = x_.template head<N>();
+  auto P = P_.template topLeftCorner<N, N>();
+  Matrix F = Matrix::Identity();
+  Matrix Q = Matrix::Zero();
+  const double theta = x(kTheta);
   // White acceleration of density q on a rate r integrated into a coordinate
   // p adds q (dt^3/3, dt^2/2; dt^2/2, dt) to the covariance of (p, r): the same
   // whether dt comes in one step or many.
   const double dt2 = dt * dt / 2.0, dt3 = dt * dt * dt / 3.0;
   const double qa = params_.accel_noise_density, qw = params_.angular_accel_noise_density;
-  const int w = omega_index(model_);
+  constexpr int w = N == 5 ? kUnicycleOmega : kHolonomicOmega;
   Q(kTheta, kTheta) = qw * dt3;
   Q(kTheta, w) = Q(w, kTheta) = qw * dt2;
   Q(w, w) = qw * dt;
 
-  if (model_ == RobotMotionModel::kUnicycle) {
-    const double v = x_(kSpeed), omega = x_(kUnicycleOmega);
+  if constexpr (N == 5) {
+    const double v = x(kSpeed), omega = x(kUnicycleOmega);
     const double a = 0.5 * omega * dt;  // half the turn: the chord's direction is theta + a
     const double phi = theta + a;
     const double c = std::cos(phi), s = std::sin(phi);
@@ -94,23 +104,23 @@ void RobotEkf::predict_to(double t) {
     F(kY, kUnicycleOmega) = dchord_domega * s + chord * c * 0.5 * dt;
     F(kTheta, kUnicycleOmega) = dt;
 
-    x_(kX) += chord * c;
-    x_(kY) += chord * s;
-    x_(kTheta) = wrap_angle(theta + omega * dt);
+    x(kX) += chord * c;
+    x(kY) += chord * s;
+    x(kTheta) = wrap_angle(theta + omega * dt);
 
     // The speed's noise moves the robot along the chord; sideways drift
     // (slip, pushes) is a random walk across the heading.
     const Eigen::Vector2d along(c, s), across(-std::sin(theta), std::cos(theta));
-    Q.topLeftCorner<2, 2>() = qa * dt3 * along * along.transpose() +
-                              params_.lateral_diffusion * dt * across * across.transpose();
-    Q.block<2, 1>(kX, kSpeed) = qa * dt2 * along;
-    Q.block<1, 2>(kSpeed, kX) = qa * dt2 * along.transpose();
+    Q.template topLeftCorner<2, 2>() = qa * dt3 * along * along.transpose() +
+                                       params_.lateral_diffusion * dt * across * across.transpose();
+    Q.template block<2, 1>(kX, kSpeed) = qa * dt2 * along;
+    Q.template block<1, 2>(kSpeed, kX) = qa * dt2 * along.transpose();
     Q(kSpeed, kSpeed) = qa * dt;
   } else {
     F(kX, kVx) = F(kY, kVy) = F(kTheta, kHolonomicOmega) = dt;
-    x_(kX) += x_(kVx) * dt;
-    x_(kY) += x_(kVy) * dt;
-    x_(kTheta) = wrap_angle(theta + x_(kHolonomicOmega) * dt);
+    x(kX) += x(kVx) * dt;
+    x(kY) += x(kVy) * dt;
+    x(kTheta) = wrap_angle(theta + x(kHolonomicOmega) * dt);
 
     for (const auto& [p, r] : {std::pair{kX, kVx}, std::pair{kY, kVy}}) {
       Q(p, p) = qa * dt3;
@@ -119,9 +129,8 @@ void RobotEkf::predict_to(double t) {
     }
   }
 
-  P_ = F * P_ * F.transpose() + Q;
-  P_ = (0.5 * (P_ + P_.transpose())).eval();
-  t_ = t;
+  const Matrix predicted = F * P * F.transpose() + Q;
+  P = 0.5 * (predicted + predicted.transpose());
 }
 
 template <int M>
@@ -132,28 +141,38 @@ Eigen::Matrix<double, M, M> RobotEkf::innovation_covariance(const Eigen::Matrix<
 double RobotEkf::mahalanobis2(const Pose& z, const PoseCovariance& R) const {
   Eigen::Vector3d y = z - x_.head<3>();
   y(kTheta) = wrap_angle(y(kTheta));
-  return y.dot(innovation_covariance<3>(R).ldlt().solve(y));
+  return y.dot(innovation_covariance<3>(R).inverse() * y);
 }
 
 double RobotEkf::mahalanobis2(const Eigen::Vector2d& z, const Eigen::Matrix2d& R) const {
   const Eigen::Vector2d y = z - x_.head<2>();
-  return y.dot(innovation_covariance<2>(R).ldlt().solve(y));
+  return y.dot(innovation_covariance<2>(R).inverse() * y);
+}
+
+template <int N, int M>
+void RobotEkf::update_fixed(const Eigen::Matrix<double, M, 1>& residual, const Eigen::Matrix<double, M, M>& R) {
+  // The measurement is the first M state components: H = [I 0].
+  auto x = x_.template head<N>();
+  auto P = P_.template topLeftCorner<N, N>();
+  // S = P_zz + R is a small, well-conditioned covariance: Eigen inverts a
+  // fixed 2x2 or 3x3 in closed form.
+  const Eigen::Matrix<double, N, M> K = P.template leftCols<M>() * innovation_covariance<M>(R).inverse();
+  x += K * residual;
+  x(kTheta) = wrap_angle(x(kTheta));
+  Eigen::Matrix<double, N, N> IKH = Eigen::Matrix<double, N, N>::Identity();
+  IKH.template leftCols<M>() -= K;
+  // Joseph form: stays positive semi-definite whatever the rounding.
+  const Eigen::Matrix<double, N, N> updated = IKH * P * IKH.transpose() + K * R * K.transpose();
+  P = 0.5 * (updated + updated.transpose());
 }
 
 template <int M>
 void RobotEkf::update_with(const Eigen::Matrix<double, M, 1>& residual, const Eigen::Matrix<double, M, M>& R) {
-  // The measurement is the first M state components: H = [I 0].
-  const int n = static_cast<int>(x_.size());
-  const Eigen::Matrix<double, M, M> S = innovation_covariance<M>(R);
-  using Gain = Eigen::Matrix<double, Eigen::Dynamic, M, 0, 6, M>;
-  const Gain K = S.ldlt().solve(P_.template leftCols<M>().transpose()).transpose();
-  x_ += K * residual;
-  x_(kTheta) = wrap_angle(x_(kTheta));
-  Covariance IKH = Covariance::Identity(n, n);
-  IKH.template leftCols<M>() -= K;
-  // Joseph form: stays positive semi-definite whatever the rounding.
-  P_ = IKH * P_ * IKH.transpose() + K * R * K.transpose();
-  P_ = (0.5 * (P_ + P_.transpose())).eval();
+  if (n_ == 5) {
+    update_fixed<5, M>(residual, R);
+  } else {
+    update_fixed<6, M>(residual, R);
+  }
 }
 
 void RobotEkf::update(const Pose& z, const PoseCovariance& R) {
@@ -180,8 +199,12 @@ double RobotEkf::omega() const { return x_(omega_index(model_)); }
 RobotEkf::PoseCovariance RobotEkf::pose_covariance() const { return P_.topLeftCorner<3, 3>(); }
 
 bool RobotEkf::lost() const {
-  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> position(P_.topLeftCorner<2, 2>(), Eigen::EigenvaluesOnly);
-  return position.eigenvalues().maxCoeff() > params_.lost_position_sd * params_.lost_position_sd;
+  const double limit = params_.lost_position_sd * params_.lost_position_sd;
+  // The larger eigenvalue is at most the trace: most tracks end here.
+  if (P_(kX, kX) + P_(kY, kY) <= limit) return false;
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> position;
+  position.computeDirect(P_.topLeftCorner<2, 2>(), Eigen::EigenvaluesOnly);
+  return position.eigenvalues().maxCoeff() > limit;
 }
 
 }  // namespace robocaf::actors

@@ -104,10 +104,17 @@ class RobotEkf {
 
   double time() const { return t_; }
   RobotMotionModel model() const { return model_; }
-  const State& state() const { return x_; }
-  const Covariance& covariance() const { return P_; }
+  /// The whole state (5 or 6 components, see RobotMotionModel) and its covariance.
+  State state() const { return x_.head(n_); }
+  Covariance covariance() const { return P_.topLeftCorner(n_, n_); }
 
  private:
+  // The arithmetic runs on fixed-size blocks of N = 5 or 6 states (Eigen
+  // unrolls those; this runs for every robot in every percept).
+  template <int N>
+  void predict_fixed(double dt);
+  template <int N, int M>
+  void update_fixed(const Eigen::Matrix<double, M, 1>& residual, const Eigen::Matrix<double, M, M>& R);
   template <int M>
   void update_with(const Eigen::Matrix<double, M, 1>& residual, const Eigen::Matrix<double, M, M>& R);
   template <int M>
@@ -115,8 +122,9 @@ class RobotEkf {
 
   RobotMotionModel model_;
   RobotEkfParams params_;
-  State x_;
-  Covariance P_;
+  int n_;                                   // 5 (unicycle) or 6 (holonomic); the rest of x_, P_ is zero
+  Eigen::Matrix<double, 6, 1> x_ = Eigen::Matrix<double, 6, 1>::Zero();
+  Eigen::Matrix<double, 6, 6> P_ = Eigen::Matrix<double, 6, 6>::Zero();
   double t_ = 0.0;
 };
 

@@ -79,7 +79,7 @@ void WorldTracker::observe_robot(std::optional<RobotTrack>& track, const RobotSi
 }
 
 void WorldTracker::associate_anonymous(std::map<uint32_t, RobotTrack>& tracks,
-                                       const std::vector<RobotSighting>& sightings, const std::set<uint32_t>& updated,
+                                       const std::vector<RobotSighting>& sightings, std::set<uint32_t>& updated,
                                        bool own_team, double t) {
   if (sightings.empty()) return;
   // Candidates predicted to t on copies, so tracks nobody takes stay as they
@@ -121,19 +121,22 @@ void WorldTracker::associate_anonymous(std::map<uint32_t, RobotTrack>& tracks,
     track.ekf.update(Eigen::Vector2d(z.pose.head<2>()), Eigen::Matrix2d(z.R.topLeftCorner<2, 2>()));
     track.t_observed = std::max(track.t_observed, t);
     track.rejections = 0;
+    updated.insert(id);
   }
 }
 
-bool WorldTracker::reportable(const RobotTrack& track, double t) const {
-  if (t - track.t_observed > params_.robot_lost_after) return false;
+std::optional<RobotEkf> WorldTracker::reportable(const RobotTrack& track, double t) const {
+  if (t - track.t_observed > params_.robot_lost_after) return std::nullopt;
   RobotEkf ekf = track.ekf;
   ekf.predict_to(t);
-  return !ekf.lost();
+  if (ekf.lost()) return std::nullopt;
+  return ekf;
 }
 
-void WorldTracker::prune(std::map<uint32_t, RobotTrack>& tracks, double t) const {
+void WorldTracker::prune(std::map<uint32_t, RobotTrack>& tracks, const std::set<uint32_t>& updated, double t) const {
+  // Tracks just updated are fresh; estimate() checks every track anyway.
   for (auto it = tracks.begin(); it != tracks.end();) {
-    if (reportable(it->second, t)) {
+    if (updated.count(it->first) || reportable(it->second, t)) {
       ++it;
     } else {
       it = tracks.erase(it);
@@ -333,7 +336,7 @@ void WorldTracker::observe(const msg::Percept& percept) {
       updated.insert(o.robot_id());
     }
     associate_anonymous(tracks, anonymous, updated, own_team, t);
-    prune(tracks, t);
+    prune(tracks, updated, t);
   };
   observe_team(percept.teammates(), teammates_, true);
   observe_team(percept.opponents(), opponents_, false);
@@ -461,10 +464,8 @@ double WorldTracker::latest_time() const {
 
 // --- output ------------------------------------------------------------------------
 
-void WorldTracker::fill_robot(const RobotTrack& track, msg::Team team, uint32_t id, double t,
+void WorldTracker::fill_robot(const RobotEkf& ekf, double t_observed, msg::Team team, uint32_t id,
                               msg::RobotEstimate* out) const {
-  RobotEkf ekf = track.ekf;
-  ekf.predict_to(t);
   const RobotEkf::Pose pose = ekf.pose();
   const Eigen::Vector2d velocity = ekf.velocity();
   out->set_team(team);
@@ -477,7 +478,7 @@ void WorldTracker::fill_robot(const RobotTrack& track, msg::Team team, uint32_t 
   out->set_omega(ekf.omega());
   const RobotEkf::PoseCovariance cov = ekf.pose_covariance();
   for (int i = 0; i < 9; ++i) out->add_covariance(cov(i / 3, i % 3));
-  out->set_t_observed(track.t_observed);
+  out->set_t_observed(t_observed);
 }
 
 msg::WorldEstimate WorldTracker::estimate(uint64_t cycle, double t) const {
@@ -499,11 +500,15 @@ msg::WorldEstimate WorldTracker::estimate(uint64_t cycle, double t) const {
     out->set_t_observed(b.t_observed);
     out->set_valid(true);
   }
-  if (self_) fill_robot(*self_, team_, robot_id_, t, w.mutable_self());
+  if (self_) {
+    RobotEkf ekf = self_->ekf;
+    ekf.predict_to(t);
+    fill_robot(ekf, self_->t_observed, team_, robot_id_, w.mutable_self());
+  }
   for (const auto& [id, tr] : teammates_)
-    if (reportable(tr, t)) fill_robot(tr, team_, id, t, w.add_teammates());
+    if (const auto ekf = reportable(tr, t)) fill_robot(*ekf, tr.t_observed, team_, id, w.add_teammates());
   for (const auto& [id, tr] : opponents_)
-    if (reportable(tr, t)) fill_robot(tr, opponent_, id, t, w.add_opponents());
+    if (const auto ekf = reportable(tr, t)) fill_robot(*ekf, tr.t_observed, opponent_, id, w.add_opponents());
   return w;
 }
 

@@ -132,15 +132,17 @@ class WorldTracker {
   RobotTrack new_track(const RobotSighting& z, double t) const;
   void observe_robot(std::optional<RobotTrack>& track, const RobotSighting& z, double t) const;
   void associate_anonymous(std::map<uint32_t, RobotTrack>& tracks, const std::vector<RobotSighting>& sightings,
-                           const std::set<uint32_t>& updated, bool own_team, double t);
-  void prune(std::map<uint32_t, RobotTrack>& tracks, double t) const;
-  bool reportable(const RobotTrack& track, double t) const;
+                           std::set<uint32_t>& updated, bool own_team, double t);
+  void prune(std::map<uint32_t, RobotTrack>& tracks, const std::set<uint32_t>& updated, double t) const;
+  // The track predicted to t, unless it is too old or too uncertain to report.
+  std::optional<RobotEkf> reportable(const RobotTrack& track, double t) const;
   void observe_ball(const msg::Percept& percept, const msg::Pose2& ref);
   void predict_ball(BallTrack& ball, double t) const;
   bool should_adopt(const RobotTrack* ours, const msg::RobotEstimate& e, double t_now) const;
   RobotTrack track_from(const msg::RobotEstimate& e, double t) const;
   void adopt_robot(std::map<uint32_t, RobotTrack>& tracks, const msg::RobotEstimate& e, double t, double t_now);
-  void fill_robot(const RobotTrack& track, msg::Team team, uint32_t id, double t, msg::RobotEstimate* out) const;
+  void fill_robot(const RobotEkf& predicted, double t_observed, msg::Team team, uint32_t id,
+                  msg::RobotEstimate* out) const;
   double latest_time() const;
 
   msg::Team team_;
