@@ -185,6 +185,7 @@ msg::Percept ball_percept(const msg::WorldTruth& truth, const msg::RobotTruth& r
     ball->mutable_position()->set_x(candidate.position.x());
     ball->mutable_position()->set_y(candidate.position.y());
     ball->set_confidence(candidate.confidence);
+    ball->set_position_sd(candidate.position_sd);
   }
   return percept;
 }

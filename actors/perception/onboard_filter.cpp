@@ -35,7 +35,10 @@ OnboardFilter::OnboardFilter(msg::Team team, uint32_t robot_id) : team_(team), r
 
 OnboardFilter::OnboardFilter(msg::Team team, uint32_t robot_id, const msg::LeaguePreset& league,
                              double noise_per_metre)
-    : team_(team), robot_id_(robot_id), localiser_(std::in_place, league.field(), noise_per_metre) {}
+    : team_(team),
+      robot_id_(robot_id),
+      noise_per_metre_(noise_per_metre),
+      localiser_(std::in_place, league.field(), noise_per_metre) {}
 
 void OnboardFilter::on_odometry(const msg::Odometry& odometry) { odometry_pose_ = odometry.pose(); }
 
@@ -59,13 +62,27 @@ msg::Percept OnboardFilter::to_percept(const msg::OnboardFrame& frame) {
     *p.mutable_self_pose() = compose(correction_, *odometry_pose_);
     p.set_self_dead_reckoned(true);
   }
-  for (const auto& ball : frame.balls()) *p.add_balls() = ball;
+  // The tracker weighs each detection by its noise: a ball 8 m away is
+  // known to decimetres, one at the robot's feet to millimetres.
+  auto with_noise = [this](msg::PerceivedObject* o) {
+    if (o->position_sd() <= 0.0 && noise_per_metre_ > 0.0)
+      o->set_position_sd(noise_per_metre_ * std::hypot(o->position().x(), o->position().y()));
+  };
+  for (const auto& ball : frame.balls()) {
+    auto* o = p.add_balls();
+    *o = ball;
+    with_noise(o);
+  }
   for (const auto& robot : frame.robots()) {
+    msg::PerceivedObject* o = nullptr;
     if (robot.team() == team_) {
-      if (robot.robot_id() != robot_id_) *p.add_teammates() = robot;
+      if (robot.robot_id() != robot_id_) o = p.add_teammates();
     } else if (robot.team() != msg::TEAM_UNSPECIFIED) {
-      *p.add_opponents() = robot;
+      o = p.add_opponents();
     }
+    if (!o) continue;
+    *o = robot;
+    with_noise(o);
   }
   return p;
 }

@@ -20,10 +20,18 @@ namespace robocaf::actors {
 /// more landmarks are seen, LandmarkLocaliser gives a pose, and the
 /// correction that maps odometry onto it is blended in (a fifth per frame, so
 /// camera noise is smoothed while a large error closes within a second).
+///
+/// Measurement noise: the camera's error grows with distance (x' = x + |p|
+/// eps, eps ~ N(0, noise_per_metre^2) per axis), so every ball and robot
+/// whose PerceivedObject.position_sd is not set gets noise_per_metre times
+/// its distance there; a detector that knows its own error (set already) is
+/// left alone.
 class OnboardFilter {
  public:
-  /// Without a league: odometry alone, never corrected.
+  /// Without a league: odometry alone, never corrected, no position_sd filled in.
   OnboardFilter(msg::Team team, uint32_t robot_id);
+  /// noise_per_metre: the camera's noise model (sim.onboard_camera.noise_per_metre),
+  /// for self-localisation and the objects' position_sd.
   OnboardFilter(msg::Team team, uint32_t robot_id, const msg::LeaguePreset& league, double noise_per_metre);
 
   /// Remembers the newest odometry pose.
@@ -36,6 +44,7 @@ class OnboardFilter {
  private:
   msg::Team team_;
   uint32_t robot_id_;
+  double noise_per_metre_ = 0.0;
   std::optional<msg::Pose2> odometry_pose_;
   std::optional<LandmarkLocaliser> localiser_;
   msg::Pose2 correction_;  // field pose = correction_ composed with the odometry pose

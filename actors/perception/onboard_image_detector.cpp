@@ -480,6 +480,7 @@ msg::OnboardFrame OnboardImageDetector::to_frame(const OnboardDetections& detect
     o->mutable_position()->set_x(b.position.x());
     o->mutable_position()->set_y(b.position.y());
     o->set_confidence(b.confidence);
+    o->set_position_sd(b.position_sd);
   }
   for (const auto& r : detections.robots) {
     auto* o = frame.add_robots();

@@ -131,7 +131,8 @@ class OnboardImageDetector {
   OnboardDetections detect(const cv::Mat& bgr);
 
   /// The same as an msg::OnboardFrame (balls and robots as PerceivedObject;
-  /// robots with their team, robot_id 0 = unknown, orientation 0 = unknown),
+  /// balls with their position_sd; robots with their team, robot_id 0 =
+  /// unknown, orientation 0 = unknown, no position_sd),
   /// stamped with frame number, capture time, team and robot of the camera.
   /// No landmarks yet.
   static msg::OnboardFrame to_frame(const OnboardDetections& detections, std::uint64_t frame_number,

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
+
+#include <Eigen/Cholesky>
 
 #include "runtime/angle.hpp"
 
@@ -23,43 +26,15 @@ Eigen::Vector2d to_field(const msg::Pose2& ref, const msg::Vec2& ego) {
   return {ref.x() + c * ego.x() - s * ego.y(), ref.y() + s * ego.x() + c * ego.y()};
 }
 
+// A detection's own standard deviation when it carries one, else the default.
+double measurement_sd(const msg::PerceivedObject& o, double default_sd, double floor) {
+  return o.position_sd() > 0.0 ? std::max(o.position_sd(), floor) : default_sd;
+}
+
 template <int N>
 void symmetrize(Eigen::Matrix<double, N, N>& P) {
   P = 0.5 * (P + P.transpose()).eval();
 }
-
-}  // namespace
-
-// --- robots: one (position, velocity) filter per coordinate -----------------
-
-namespace {
-
-struct AxisOps {
-  static void init(Eigen::Vector2d& x, Eigen::Matrix2d& P, double pos, double pos_var, double vel_var) {
-    x << pos, 0.0;
-    P << pos_var, 0.0, 0.0, vel_var;
-  }
-  static void predict(Eigen::Vector2d& x, Eigen::Matrix2d& P, double dt, double accel_sd) {
-    Eigen::Matrix2d F;
-    F << 1.0, dt, 0.0, 1.0;
-    const double q = accel_sd * accel_sd;
-    Eigen::Matrix2d Q;
-    Q << dt * dt * dt * dt / 4.0, dt * dt * dt / 2.0, dt * dt * dt / 2.0, dt * dt;
-    x = F * x;
-    P = F * P * F.transpose() + q * Q;
-    symmetrize<2>(P);
-  }
-  // The residual comes from the caller so that angles can be wrapped first.
-  static void update(Eigen::Vector2d& x, Eigen::Matrix2d& P, double residual, double meas_var) {
-    const double S = P(0, 0) + meas_var;
-    const Eigen::Vector2d K = P.col(0) / S;
-    x += K * residual;
-    Eigen::Matrix2d IKH = Eigen::Matrix2d::Identity();
-    IKH.col(0) -= K;
-    P = IKH * P * IKH.transpose() + meas_var * K * K.transpose();  // Joseph form stays PSD
-    symmetrize<2>(P);
-  }
-};
 
 }  // namespace
 
@@ -68,36 +43,105 @@ WorldTracker::WorldTracker(msg::Team team, uint32_t robot_id, const msg::LeagueP
       opponent_(opponent_of(team)),
       robot_id_(robot_id),
       ball_deceleration_(std::max(0.0, league.ball().rolling_deceleration())),
-      params_(params) {}
-
-void WorldTracker::predict_robot(RobotTrack& tr, double t) const {
-  const double dt = t - tr.t;
-  if (dt <= 0.0) return;
-  AxisOps::predict(tr.ax.x, tr.ax.P, dt, params_.robot_accel_sd);
-  AxisOps::predict(tr.ay.x, tr.ay.P, dt, params_.robot_accel_sd);
-  AxisOps::predict(tr.ath.x, tr.ath.P, dt, params_.robot_angular_accel_sd);
-  tr.ath.x(0) = wrap_angle(tr.ath.x(0));
-  tr.t = t;
+      params_(params),
+      robot_model_(league.robot().drive() == msg::DRIVE_OMNI ? RobotMotionModel::kHolonomic
+                                                               : RobotMotionModel::kUnicycle) {
+  robot_ekf_params_.accel_noise_density = params_.robot_accel_noise_density;
+  robot_ekf_params_.angular_accel_noise_density = params_.robot_angular_accel_noise_density;
+  robot_ekf_params_.lateral_diffusion = params_.robot_lateral_diffusion;
+  robot_ekf_params_.lost_position_sd = params_.robot_lost_position_sd;
 }
 
-void WorldTracker::observe_robot(RobotTrack& tr, bool& exists, const msg::Pose2& pose, double t) const {
-  const double rp = params_.robot_position_sd * params_.robot_position_sd;
-  const double ro = params_.robot_orientation_sd * params_.robot_orientation_sd;
-  if (!exists) {
-    AxisOps::init(tr.ax.x, tr.ax.P, pose.x(), rp, 1.0);
-    AxisOps::init(tr.ay.x, tr.ay.P, pose.y(), rp, 1.0);
-    AxisOps::init(tr.ath.x, tr.ath.P, wrap_angle(pose.theta()), ro, 25.0);
-    tr.t = t;
-    tr.t_observed = t;
-    exists = true;
+// --- robots: one EKF each -----------------------------------------------------
+
+WorldTracker::RobotTrack WorldTracker::new_track(const RobotSighting& z, double t) const {
+  const double v = params_.robot_initial_velocity_sd, w = params_.robot_initial_omega_sd;
+  return RobotTrack{RobotEkf(robot_model_, robot_ekf_params_, z.pose, z.R, t, v * v, w * w), t, 0};
+}
+
+void WorldTracker::observe_robot(std::optional<RobotTrack>& track, const RobotSighting& z, double t) const {
+  if (!track) {
+    track = new_track(z, t);
     return;
   }
-  predict_robot(tr, t);  // an out-of-order measurement is applied without prediction
-  AxisOps::update(tr.ax.x, tr.ax.P, pose.x() - tr.ax.x(0), rp);
-  AxisOps::update(tr.ay.x, tr.ay.P, pose.y() - tr.ay.x(0), rp);
-  AxisOps::update(tr.ath.x, tr.ath.P, wrap_angle(pose.theta() - tr.ath.x(0)), ro);
-  tr.ath.x(0) = wrap_angle(tr.ath.x(0));
-  tr.t_observed = std::max(tr.t_observed, t);
+  RobotEkf& ekf = track->ekf;
+  ekf.predict_to(t);  // an out-of-order measurement is applied without prediction
+  const bool near = (z.pose.head<2>() - ekf.pose().head<2>()).norm() <= params_.robot_gate_min_distance;
+  if (!near && ekf.mahalanobis2(z.pose, z.R) > params_.robot_gate_chi2) {
+    // A wrong id or a reflection; but a robot the referee moved really is
+    // elsewhere, and keeps being seen there.
+    if (++track->rejections >= params_.robot_reset_after_rejections) track = new_track(z, t);
+    return;
+  }
+  ekf.update(z.pose, z.R);
+  track->t_observed = std::max(track->t_observed, t);
+  track->rejections = 0;
+}
+
+void WorldTracker::associate_anonymous(std::map<uint32_t, RobotTrack>& tracks,
+                                       const std::vector<RobotSighting>& sightings, std::set<uint32_t>& updated,
+                                       bool own_team, double t) {
+  if (sightings.empty()) return;
+  // Candidates predicted to t on copies, so tracks nobody takes stay as they
+  // were; id 0 stands for our own track.
+  std::vector<std::pair<uint32_t, RobotEkf>> candidates;
+  if (own_team && self_) candidates.emplace_back(0, self_->ekf);
+  for (const auto& [id, track] : tracks)
+    if (!updated.count(id)) candidates.emplace_back(id, track.ekf);
+  for (auto& candidate : candidates) candidate.second.predict_to(t);
+
+  struct Pair {
+    double d2;
+    size_t sighting, candidate;
+  };
+  std::vector<Pair> pairs;
+  for (size_t i = 0; i < sightings.size(); ++i) {
+    const Eigen::Vector2d z = sightings[i].pose.head<2>();
+    const Eigen::Matrix2d R = sightings[i].R.topLeftCorner<2, 2>();
+    for (size_t j = 0; j < candidates.size(); ++j) {
+      const RobotEkf& ekf = candidates[j].second;
+      const double d2 = ekf.mahalanobis2(z, R);
+      const bool near = (z - ekf.pose().head<2>()).norm() <= params_.robot_gate_min_distance;
+      if (near || d2 <= params_.robot_position_gate_chi2) pairs.push_back({d2, i, j});
+    }
+  }
+  // Greedy, nearest first: with a handful of robots per team and gates
+  // narrower than their spacing it gives the optimal assignment but for
+  // near-ties. stable_sort keeps ties in input order (determinism).
+  std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.d2 < b.d2; });
+  std::vector<bool> sighting_used(sightings.size(), false), candidate_used(candidates.size(), false);
+  for (const Pair& pair : pairs) {
+    if (sighting_used[pair.sighting] || candidate_used[pair.candidate]) continue;
+    sighting_used[pair.sighting] = candidate_used[pair.candidate] = true;
+    const uint32_t id = candidates[pair.candidate].first;
+    if (id == 0) continue;  // ourselves without our id: our pose comes from self_pose
+    RobotTrack& track = tracks.at(id);
+    const RobotSighting& z = sightings[pair.sighting];
+    track.ekf = candidates[pair.candidate].second;
+    track.ekf.update(Eigen::Vector2d(z.pose.head<2>()), Eigen::Matrix2d(z.R.topLeftCorner<2, 2>()));
+    track.t_observed = std::max(track.t_observed, t);
+    track.rejections = 0;
+    updated.insert(id);
+  }
+}
+
+std::optional<RobotEkf> WorldTracker::reportable(const RobotTrack& track, double t) const {
+  if (t - track.t_observed > params_.robot_lost_after) return std::nullopt;
+  RobotEkf ekf = track.ekf;
+  ekf.predict_to(t);
+  if (ekf.lost()) return std::nullopt;
+  return ekf;
+}
+
+void WorldTracker::prune(std::map<uint32_t, RobotTrack>& tracks, const std::set<uint32_t>& updated, double t) const {
+  // Tracks just updated are fresh; estimate() checks every track anyway.
+  for (auto it = tracks.begin(); it != tracks.end();) {
+    if (updated.count(it->first) || reportable(it->second, t)) {
+      ++it;
+    } else {
+      it = tracks.erase(it);
+    }
+  }
 }
 
 // --- ball --------------------------------------------------------------------
@@ -137,10 +181,13 @@ void WorldTracker::predict_ball(BallTrack& b, double t) const {
 void WorldTracker::observe_ball(const msg::Percept& percept, const msg::Pose2& ref) {
   if (percept.balls_size() == 0) return;
   const double t = percept.t_capture();
-  const double r = params_.ball_measurement_sd * params_.ball_measurement_sd;
   const double v0 = params_.ball_initial_velocity_sd * params_.ball_initial_velocity_sd;
+  auto variance = [&](const msg::PerceivedObject& b) {
+    const double sd = measurement_sd(b, params_.ball_measurement_sd, params_.min_measurement_sd);
+    return sd * sd;
+  };
 
-  auto init_at = [&](const Eigen::Vector2d& z) {
+  auto init_at = [&](const Eigen::Vector2d& z, double r) {
     ball_.valid = true;
     ball_.x << z, 0.0, 0.0;
     ball_.P = Eigen::Vector4d(r, r, v0, v0).asDiagonal();
@@ -155,36 +202,40 @@ void WorldTracker::observe_ball(const msg::Percept& percept, const msg::Pose2& r
     int best = 0;
     for (int i = 1; i < percept.balls_size(); ++i)
       if (percept.balls(i).confidence() > percept.balls(best).confidence()) best = i;
-    init_at(to_field(ref, percept.balls(best).position()));
+    init_at(to_field(ref, percept.balls(best).position()), variance(percept.balls(best)));
     return;
   }
 
   predict_ball(ball_, t);
-  const Eigen::Matrix2d S = ball_.P.topLeftCorner<2, 2>() + r * Eigen::Matrix2d::Identity();
-  const Eigen::Matrix2d S_inv = S.inverse();
+  // Each candidate with its own noise: a far one is allowed a larger miss.
   double best_d2 = std::numeric_limits<double>::infinity();
   Eigen::Vector2d best_z = Eigen::Vector2d::Zero();
+  double best_r = 0.0;
   for (const auto& b : percept.balls()) {
+    const double r = variance(b);
     const Eigen::Vector2d z = to_field(ref, b.position());
     const Eigen::Vector2d y = z - ball_.x.head<2>();
-    const double d2 = y.dot(S_inv * y);
+    const Eigen::Matrix2d S = ball_.P.topLeftCorner<2, 2>() + r * Eigen::Matrix2d::Identity();
+    const double d2 = y.dot(S.ldlt().solve(y));
     if (d2 < best_d2) {
       best_d2 = d2;
       best_z = z;
+      best_r = r;
     }
   }
   const Eigen::Vector2d y = best_z - ball_.x.head<2>();
   if (best_d2 > params_.ball_gate_chi2 && y.norm() > params_.ball_gate_min_distance) {
     // A kick or bounce the model cannot follow looks like an outlier; if it
     // persists, it is the ball.
-    if (++ball_.rejections >= params_.ball_reset_after_rejections) init_at(best_z);
+    if (++ball_.rejections >= params_.ball_reset_after_rejections) init_at(best_z, best_r);
     return;
   }
-  Eigen::Matrix<double, 4, 2> K = ball_.P.leftCols<2>() * S_inv;
+  const Eigen::Matrix2d S = ball_.P.topLeftCorner<2, 2>() + best_r * Eigen::Matrix2d::Identity();
+  const Eigen::Matrix<double, 4, 2> K = S.ldlt().solve(ball_.P.leftCols<2>().transpose()).transpose();
   ball_.x += K * y;
   Eigen::Matrix4d IKH = Eigen::Matrix4d::Identity();
   IKH.leftCols<2>() -= K;
-  ball_.P = IKH * ball_.P * IKH.transpose() + r * K * K.transpose();
+  ball_.P = IKH * ball_.P * IKH.transpose() + best_r * K * K.transpose();
   symmetrize<4>(ball_.P);
   ball_.t_observed = std::max(ball_.t_observed, t);
   ball_.rejections = 0;
@@ -203,7 +254,8 @@ bool finite_percept(const msg::Percept& p) {
   if (!std::isfinite(p.t_capture()) || !finite_pose(p.self_pose())) return false;
   for (const auto* list : {&p.balls(), &p.teammates(), &p.opponents()})
     for (const auto& o : *list)
-      if (!finite_vec(o.position()) || !std::isfinite(o.orientation())) return false;
+      if (!finite_vec(o.position()) || !std::isfinite(o.orientation()) || !std::isfinite(o.position_sd()))
+        return false;
   return true;
 }
 
@@ -235,41 +287,59 @@ void WorldTracker::observe(const msg::Percept& percept) {
     return;  // someone else's view: fuse() is the way for teammates' information
   if (!finite_percept(percept)) return;
   const double t = percept.t_capture();
+  const double ro = params_.robot_orientation_sd * params_.robot_orientation_sd;
+  auto covariance = [&](double position_sd) {
+    const double rp = position_sd * position_sd;
+    return RobotEkf::PoseCovariance(Eigen::Vector3d(rp, rp, ro).asDiagonal());
+  };
 
   // Odometry drifts but is the only self pose an onboard robot has before it
   // localises; it is taken as a measurement like a sighting.
-  if (percept.self_seen() || percept.self_dead_reckoned()) observe_robot(self_, has_self_, percept.self_pose(), t);
+  if (percept.self_seen() || percept.self_dead_reckoned()) {
+    const msg::Pose2& p = percept.self_pose();
+    observe_robot(self_, {{p.x(), p.y(), wrap_angle(p.theta())}, covariance(params_.robot_position_sd)}, t);
+  }
 
   msg::Pose2 ref;
   if (percept.self_seen() || percept.has_self_pose()) {
     ref = percept.self_pose();
-  } else if (has_self_) {
-    RobotTrack s = self_;
-    predict_robot(s, t);
-    ref.set_x(s.ax.x(0));
-    ref.set_y(s.ay.x(0));
-    ref.set_theta(s.ath.x(0));
+  } else if (self_) {
+    RobotEkf s = self_->ekf;
+    s.predict_to(t);
+    ref.set_x(s.pose().x());
+    ref.set_y(s.pose().y());
+    ref.set_theta(s.pose().z());
   } else {
     return;  // egocentric objects without any reference pose cannot be placed
   }
 
   auto place = [&](const msg::PerceivedObject& o) {
     const Eigen::Vector2d p = to_field(ref, o.position());
-    msg::Pose2 pose;
-    pose.set_x(p.x());
-    pose.set_y(p.y());
-    pose.set_theta(wrap_angle(ref.theta() + o.orientation()));
-    return pose;
+    return RobotSighting{{p.x(), p.y(), wrap_angle(ref.theta() + o.orientation())},
+                         covariance(measurement_sd(o, params_.robot_position_sd, params_.min_measurement_sd))};
   };
-  for (const auto& o : percept.teammates()) {
-    if (o.robot_id() == robot_id_) continue;
-    bool exists = teammates_.count(o.robot_id()) > 0;
-    observe_robot(teammates_[o.robot_id()], exists, place(o), t);
-  }
-  for (const auto& o : percept.opponents()) {
-    bool exists = opponents_.count(o.robot_id()) > 0;
-    observe_robot(opponents_[o.robot_id()], exists, place(o), t);
-  }
+  auto observe_team = [&](const google::protobuf::RepeatedPtrField<msg::PerceivedObject>& seen,
+                          std::map<uint32_t, RobotTrack>& tracks, bool own_team) {
+    std::set<uint32_t> updated;
+    std::vector<RobotSighting> anonymous;
+    for (const auto& o : seen) {
+      if (own_team && o.robot_id() == robot_id_) continue;
+      if (o.robot_id() == 0) {
+        anonymous.push_back(place(o));
+        continue;
+      }
+      std::optional<RobotTrack> track;
+      auto it = tracks.find(o.robot_id());
+      if (it != tracks.end()) track = std::move(it->second);
+      observe_robot(track, place(o), t);
+      tracks.insert_or_assign(o.robot_id(), std::move(*track));
+      updated.insert(o.robot_id());
+    }
+    associate_anonymous(tracks, anonymous, updated, own_team, t);
+    prune(tracks, updated, t);
+  };
+  observe_team(percept.teammates(), teammates_, true);
+  observe_team(percept.opponents(), opponents_, false);
   observe_ball(percept, ref);
 }
 
@@ -295,25 +365,29 @@ bool WorldTracker::should_adopt(const RobotTrack* ours, const msg::RobotEstimate
   return t_now - ours->t_observed > params_.robot_stale_after && e.t_observed() > ours->t_observed;
 }
 
-WorldTracker::RobotTrack WorldTracker::track_from(const msg::RobotEstimate& e, double t_now) const {
-  RobotTrack tr;
-  const bool full = e.covariance_size() == 9;
-  const double rp = params_.robot_position_sd * params_.robot_position_sd;
-  const double ro = params_.robot_orientation_sd * params_.robot_orientation_sd;
-  AxisOps::init(tr.ax.x, tr.ax.P, e.pose().x(), full ? e.covariance(0) : rp, 0.25);
-  AxisOps::init(tr.ay.x, tr.ay.P, e.pose().y(), full ? e.covariance(4) : rp, 0.25);
-  AxisOps::init(tr.ath.x, tr.ath.P, wrap_angle(e.pose().theta()), full ? e.covariance(8) : ro, 4.0);
-  tr.ax.x(1) = e.velocity().x();
-  tr.ay.x(1) = e.velocity().y();
-  tr.ath.x(1) = e.omega();
-  tr.t = t_now;
-  tr.t_observed = e.t_observed();
-  return tr;
+WorldTracker::RobotTrack WorldTracker::track_from(const msg::RobotEstimate& e, double t) const {
+  RobotEkf::PoseCovariance cov;
+  if (e.covariance_size() == 9) {
+    for (int i = 0; i < 9; ++i) cov(i / 3, i % 3) = e.covariance(i);
+  } else {
+    const double rp = params_.robot_position_sd * params_.robot_position_sd;
+    const double ro = params_.robot_orientation_sd * params_.robot_orientation_sd;
+    cov = Eigen::Vector3d(rp, rp, ro).asDiagonal();
+  }
+  const double v = params_.robot_shared_velocity_sd, w = params_.robot_shared_omega_sd;
+  const RobotEkf::Pose pose(e.pose().x(), e.pose().y(), wrap_angle(e.pose().theta()));
+  const Eigen::Vector2d velocity(e.velocity().x(), e.velocity().y());
+  return RobotTrack{
+      RobotEkf::from_estimate(robot_model_, robot_ekf_params_, pose, cov, velocity, e.omega(), t, v * v, w * w),
+      e.t_observed(), 0};
 }
 
-void WorldTracker::adopt_robot(std::map<uint32_t, RobotTrack>& tracks, const msg::RobotEstimate& e, double t_now) {
+void WorldTracker::adopt_robot(std::map<uint32_t, RobotTrack>& tracks, const msg::RobotEstimate& e, double t,
+                               double t_now) {
+  if (e.robot_id() == 0) return;  // no id: nothing to key it by
   auto it = tracks.find(e.robot_id());
-  if (should_adopt(it == tracks.end() ? nullptr : &it->second, e, t_now)) tracks[e.robot_id()] = track_from(e, t_now);
+  if (should_adopt(it == tracks.end() ? nullptr : &it->second, e, t_now))
+    tracks.insert_or_assign(e.robot_id(), track_from(e, t));
 }
 
 void WorldTracker::fuse(const msg::WorldEstimate& from) {
@@ -367,44 +441,44 @@ void WorldTracker::fuse(const msg::WorldEstimate& from) {
   }
 
   const double t_now = std::max(tb, latest_time());
-  if (from.has_self()) adopt_robot(teammates_, from.self(), t_now);
+  // Their estimate is predicted to their time tb; ours move on from there.
+  if (from.has_self()) adopt_robot(teammates_, from.self(), tb, t_now);
   for (const auto& e : from.teammates()) {
     if (e.robot_id() != robot_id_) {
-      adopt_robot(teammates_, e, t_now);
-    } else if (should_adopt(has_self_ ? &self_ : nullptr, e, t_now)) {
+      adopt_robot(teammates_, e, tb, t_now);
+    } else if (should_adopt(self_ ? &*self_ : nullptr, e, t_now)) {
       // Their view of us helps only when we have lost ourselves.
-      self_ = track_from(e, t_now);
-      has_self_ = true;
+      self_ = track_from(e, tb);
     }
   }
-  for (const auto& e : from.opponents()) adopt_robot(opponents_, e, t_now);
+  for (const auto& e : from.opponents()) adopt_robot(opponents_, e, tb, t_now);
 }
 
 double WorldTracker::latest_time() const {
   double t = ball_.valid ? ball_.t : 0.0;
-  if (has_self_) t = std::max(t, self_.t);
-  for (const auto& [id, tr] : teammates_) t = std::max(t, tr.t);
-  for (const auto& [id, tr] : opponents_) t = std::max(t, tr.t);
+  if (self_) t = std::max(t, self_->ekf.time());
+  for (const auto& [id, tr] : teammates_) t = std::max(t, tr.ekf.time());
+  for (const auto& [id, tr] : opponents_) t = std::max(t, tr.ekf.time());
   return t;
 }
 
 // --- output ------------------------------------------------------------------------
 
-void WorldTracker::fill_robot(const RobotTrack& track, msg::Team team, uint32_t id, double t,
+void WorldTracker::fill_robot(const RobotEkf& ekf, double t_observed, msg::Team team, uint32_t id,
                               msg::RobotEstimate* out) const {
-  RobotTrack tr = track;
-  predict_robot(tr, t);
+  const RobotEkf::Pose pose = ekf.pose();
+  const Eigen::Vector2d velocity = ekf.velocity();
   out->set_team(team);
   out->set_robot_id(id);
-  out->mutable_pose()->set_x(tr.ax.x(0));
-  out->mutable_pose()->set_y(tr.ay.x(0));
-  out->mutable_pose()->set_theta(wrap_angle(tr.ath.x(0)));
-  out->mutable_velocity()->set_x(tr.ax.x(1));
-  out->mutable_velocity()->set_y(tr.ay.x(1));
-  out->set_omega(tr.ath.x(1));
-  const double diag[3] = {tr.ax.P(0, 0), tr.ay.P(0, 0), tr.ath.P(0, 0)};
-  for (int i = 0; i < 9; ++i) out->add_covariance(i % 4 == 0 ? diag[i / 4] : 0.0);
-  out->set_t_observed(tr.t_observed);
+  out->mutable_pose()->set_x(pose.x());
+  out->mutable_pose()->set_y(pose.y());
+  out->mutable_pose()->set_theta(wrap_angle(pose.z()));
+  out->mutable_velocity()->set_x(velocity.x());
+  out->mutable_velocity()->set_y(velocity.y());
+  out->set_omega(ekf.omega());
+  const RobotEkf::PoseCovariance cov = ekf.pose_covariance();
+  for (int i = 0; i < 9; ++i) out->add_covariance(cov(i / 3, i % 3));
+  out->set_t_observed(t_observed);
 }
 
 msg::WorldEstimate WorldTracker::estimate(uint64_t cycle, double t) const {
@@ -426,11 +500,15 @@ msg::WorldEstimate WorldTracker::estimate(uint64_t cycle, double t) const {
     out->set_t_observed(b.t_observed);
     out->set_valid(true);
   }
-  if (has_self_) fill_robot(self_, team_, robot_id_, t, w.mutable_self());
+  if (self_) {
+    RobotEkf ekf = self_->ekf;
+    ekf.predict_to(t);
+    fill_robot(ekf, self_->t_observed, team_, robot_id_, w.mutable_self());
+  }
   for (const auto& [id, tr] : teammates_)
-    if (t - tr.t_observed <= params_.robot_lost_after) fill_robot(tr, team_, id, t, w.add_teammates());
+    if (const auto ekf = reportable(tr, t)) fill_robot(*ekf, tr.t_observed, team_, id, w.add_teammates());
   for (const auto& [id, tr] : opponents_)
-    if (t - tr.t_observed <= params_.robot_lost_after) fill_robot(tr, opponent_, id, t, w.add_opponents());
+    if (const auto ekf = reportable(tr, t)) fill_robot(*ekf, tr.t_observed, opponent_, id, w.add_opponents());
   return w;
 }
 

@@ -4,9 +4,13 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <set>
+#include <vector>
 
 #include <Eigen/Dense>
 
+#include "actors/world_knowledge/robot_ekf.hpp"
 #include "messages/config.pb.h"
 #include "messages/vision.pb.h"
 #include "messages/world.pb.h"
@@ -15,7 +19,7 @@ namespace robocaf::actors {
 
 /// Tuning of WorldTracker; defaults suit a global camera at 30-60 Hz.
 struct TrackerParams {
-  double ball_measurement_sd = 0.005;   // m, per axis
+  double ball_measurement_sd = 0.005;   // m, per axis, for detections without their own sd
   double ball_accel_sd = 1.0;           // m/s^2, process noise while the ball rolls as predicted
   double ball_maneuver_accel_sd = 6.0;  // m/s^2, process noise after a surprise (kick, bounce)
   double ball_maneuver_chi2 = 3.0;      // chi-square(2), 78 %: an accepted update this surprising is a maneuver
@@ -27,10 +31,24 @@ struct TrackerParams {
   double ball_lost_after = 3.0;         // s without any information: ball invalid
   double ball_fuse_trace_ratio = 4.0;   // fuse a teammate's ball if ours is this much less certain
 
-  double robot_position_sd = 0.005;     // m
+  // A detection's own PerceivedObject.position_sd, when set, replaces
+  // ball_measurement_sd / robot_position_sd; never below this.
+  double min_measurement_sd = 0.001;    // m
+
+  double robot_position_sd = 0.005;     // m, per axis, for detections without their own sd
   double robot_orientation_sd = 0.03;   // rad
-  double robot_accel_sd = 3.0;          // m/s^2
-  double robot_angular_accel_sd = 30.0; // rad/s^2
+  double robot_accel_noise_density = 0.2;          // m^2/s^3 (RobotEkfParams)
+  double robot_angular_accel_noise_density = 50.0; // rad^2/s^3
+  double robot_lateral_diffusion = 0.0005;         // m^2/s, differential robots: slip, pushes
+  double robot_initial_velocity_sd = 0.5;  // m/s, a robot first seen
+  double robot_initial_omega_sd = 5.0;     // rad/s
+  double robot_shared_velocity_sd = 0.5;   // m/s, a teammate's estimate (it carries no velocity covariance)
+  double robot_shared_omega_sd = 2.0;      // rad/s
+  double robot_gate_chi2 = 11.34;          // chi-square(3), 99 %: a pose detection of a known id
+  double robot_position_gate_chi2 = 9.21;  // chi-square(2), 99 %: an id-less detection (position only)
+  double robot_gate_min_distance = 0.05;   // m: always accept this close, however certain we are
+  int robot_reset_after_rejections = 3;    // consecutive gated-out detections of an id -> re-initialise
+  double robot_lost_position_sd = 0.5;     // m: a track this uncertain is dropped (coasting too long)
   double robot_stale_after = 0.25;      // s: a teammate's view of a robot may replace ours
   double robot_lost_after = 1.0;        // s: track dropped from the estimate
 };
@@ -44,9 +62,30 @@ struct TrackerParams {
 /// smooth velocity) and a high one for the step after an update whose
 /// normalised innovation exceeded ball_maneuver_chi2 (a kick or a bounce:
 /// follow it quickly).
-/// Robots: per-axis (position, velocity) Kalman filters on x, y, theta,
-/// associated by team and id. Output is a pure function of the inputs.
-/// Messages with a non-finite number anywhere are ignored whole.
+///
+/// Robots (ourselves, teammates, opponents): one RobotEkf each, unicycle for
+/// a league of differential robots, holonomic for omnidirectional ones
+/// (league.robot().drive()). A detection with an id (1, 2, ...) updates that
+/// id's track with its pose after one predict to t_capture, unless it lies
+/// outside the gate (robot_gate_chi2 and farther than robot_gate_min_distance):
+/// then it is dropped, and after robot_reset_after_rejections in a row the
+/// track restarts there (a robot the referee moved). A detection with
+/// robot_id 0 (id unknown: onboard cameras see no markings, an overhead
+/// detector may fail to decode them; its heading is not trusted either) is
+/// associated by position: per team, greedily nearest-first by Mahalanobis
+/// distance, to a track not updated by an id in the same percept, inside
+/// robot_position_gate_chi2 (or robot_gate_min_distance), and updates its
+/// position only. For our own team our own track is a candidate too: an
+/// id-less detection of ourselves is then recognised and dropped rather than
+/// pulled onto a teammate. An id-less detection no track takes is ignored:
+/// it never creates a track, so no made-up id can collide with a real one.
+/// Tracks are dropped when unobserved for robot_lost_after or when their
+/// position's sd exceeds robot_lost_position_sd (coasting).
+///
+/// Measurement noise: PerceivedObject.position_sd when set (onboard cameras,
+/// whose error grows with distance), else ball_measurement_sd /
+/// robot_position_sd. Output is a pure function of the inputs. Messages with
+/// a non-finite number anywhere are ignored whole.
 class WorldTracker {
  public:
   WorldTracker(msg::Team team, uint32_t robot_id, const msg::LeaguePreset& league, TrackerParams params = {});
@@ -70,14 +109,10 @@ class WorldTracker {
   const TrackerParams& params() const { return params_; }
 
  private:
-  struct Axis {  // one coordinate: position, velocity
-    Eigen::Vector2d x = Eigen::Vector2d::Zero();
-    Eigen::Matrix2d P = Eigen::Matrix2d::Identity();
-  };
   struct RobotTrack {
-    Axis ax, ay, ath;
-    double t = 0.0;
+    RobotEkf ekf;
     double t_observed = 0.0;
+    int rejections = 0;
   };
   struct BallTrack {
     bool valid = false;
@@ -88,15 +123,26 @@ class WorldTracker {
     double t_observed = 0.0;
     int rejections = 0;
   };
+  // A robot detection in the field frame with its measurement covariance.
+  struct RobotSighting {
+    RobotEkf::Pose pose;
+    RobotEkf::PoseCovariance R;
+  };
 
-  void observe_robot(RobotTrack& track, bool& exists, const msg::Pose2& pose, double t) const;
+  RobotTrack new_track(const RobotSighting& z, double t) const;
+  void observe_robot(std::optional<RobotTrack>& track, const RobotSighting& z, double t) const;
+  void associate_anonymous(std::map<uint32_t, RobotTrack>& tracks, const std::vector<RobotSighting>& sightings,
+                           std::set<uint32_t>& updated, bool own_team, double t);
+  void prune(std::map<uint32_t, RobotTrack>& tracks, const std::set<uint32_t>& updated, double t) const;
+  // The track predicted to t, unless it is too old or too uncertain to report.
+  std::optional<RobotEkf> reportable(const RobotTrack& track, double t) const;
   void observe_ball(const msg::Percept& percept, const msg::Pose2& ref);
-  void predict_robot(RobotTrack& track, double t) const;
   void predict_ball(BallTrack& ball, double t) const;
   bool should_adopt(const RobotTrack* ours, const msg::RobotEstimate& e, double t_now) const;
-  RobotTrack track_from(const msg::RobotEstimate& e, double t_now) const;
-  void adopt_robot(std::map<uint32_t, RobotTrack>& tracks, const msg::RobotEstimate& e, double t_now);
-  void fill_robot(const RobotTrack& track, msg::Team team, uint32_t id, double t, msg::RobotEstimate* out) const;
+  RobotTrack track_from(const msg::RobotEstimate& e, double t) const;
+  void adopt_robot(std::map<uint32_t, RobotTrack>& tracks, const msg::RobotEstimate& e, double t, double t_now);
+  void fill_robot(const RobotEkf& predicted, double t_observed, msg::Team team, uint32_t id,
+                  msg::RobotEstimate* out) const;
   double latest_time() const;
 
   msg::Team team_;
@@ -104,9 +150,10 @@ class WorldTracker {
   uint32_t robot_id_;
   double ball_deceleration_;
   TrackerParams params_;
+  RobotMotionModel robot_model_;
+  RobotEkfParams robot_ekf_params_;
 
-  bool has_self_ = false;
-  RobotTrack self_;
+  std::optional<RobotTrack> self_;
   std::map<uint32_t, RobotTrack> teammates_;
   std::map<uint32_t, RobotTrack> opponents_;
   BallTrack ball_;

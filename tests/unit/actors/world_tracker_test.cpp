@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "actors/perception/detection_filter.hpp"
+#include "actors/perception/onboard_filter.hpp"
 #include "messages/config.pb.h"
 
 #include "runtime/config_loader.hpp"
@@ -472,6 +473,345 @@ TEST(WorldTracker, Deterministic) {
     return bytes;
   };
   EXPECT_EQ(run(), run());
+}
+
+// --- robots: EKF, gating, association, per-detection noise ----------------------
+
+msg::DetectionRobot* add_robot(msg::DetectionFrame& f, msg::Team team, uint32_t id, double x, double y,
+                               double theta) {
+  auto* r = team == msg::BLUE ? f.add_robots_blue() : f.add_robots_yellow();
+  r->set_robot_id(id);
+  r->set_x(x);
+  r->set_y(y);
+  r->set_orientation(theta);
+  r->set_confidence(1.0);
+  return r;
+}
+
+const msg::RobotEstimate* find_robot(const google::protobuf::RepeatedPtrField<msg::RobotEstimate>& list, uint32_t id) {
+  for (const auto& e : list)
+    if (e.robot_id() == id) return &e;
+  return nullptr;
+}
+
+TEST(WorldTracker, OwnSpeedAndTurnRateOnACircleFromTheCamera) {
+  // Blue 1 (differential, MiroSot) drives a circle of radius 0.4 m at
+  // 0.8 m/s, seen at 50 Hz with the preset's 2 mm / 0.02 rad noise.
+  WorldTracker tracker(msg::BLUE, 1, mirosot());
+  DetectionFilter filter(msg::BLUE, 1);
+  std::mt19937 rng(4);
+  std::normal_distribution<double> pos(0.0, 0.002), ang(0.0, 0.02);
+  const double v = 0.8, omega = 2.0, r = v / omega;
+  double speed_sq = 0, omega_sum = 0;
+  int n = 0;
+  for (int k = 0; k <= 150; ++k) {
+    Scene s;
+    s.t = 0.02 * k;
+    s.ball_visible = false;
+    s.self_x = r * std::sin(omega * s.t) + pos(rng);
+    s.self_y = -r * std::cos(omega * s.t) + pos(rng);
+    s.self_theta = runtime::wrap_angle(omega * s.t + ang(rng));
+    tracker.observe(filter.to_percept(frame_of(s)));
+    if (s.t < 1.0) continue;
+    const msg::WorldEstimate w = tracker.estimate(k, s.t);
+    const Eigen::Vector2d vel(w.self().velocity().x(), w.self().velocity().y());
+    const Eigen::Vector2d truth = v * Eigen::Vector2d(std::cos(omega * s.t), std::sin(omega * s.t));
+    speed_sq += (vel - truth).squaredNorm();
+    omega_sum += w.self().omega();
+    ++n;
+  }
+  // Unbiased turn rate, velocity within ~6 % rms (RobotEkf's tests for why).
+  EXPECT_NEAR(omega_sum / n, omega, 0.1);
+  EXPECT_LT(std::sqrt(speed_sq / n), 0.05);
+  const msg::WorldEstimate w = tracker.estimate(0, 3.0);
+  // The full pose covariance: x, y correlated on a curve, all of it finite.
+  ASSERT_EQ(w.self().covariance_size(), 9);
+  EXPECT_GT(w.self().covariance(0), 0.0);
+  EXPECT_DOUBLE_EQ(w.self().covariance(1), w.self().covariance(3));
+}
+
+TEST(WorldTracker, OmniLeagueFollowsAStrafingRobot) {
+  // In SSL robots are omnidirectional: an opponent sliding sideways, facing
+  // +x while moving along +y, has that velocity; a differential league's
+  // tracker cannot represent it (velocity along the heading only).
+  auto run = [](const msg::LeaguePreset& league) {
+    WorldTracker tracker(msg::BLUE, 1, league);
+    DetectionFilter filter(msg::BLUE, 1);
+    std::mt19937 rng(9);
+    std::normal_distribution<double> pos(0.0, 0.003);
+    for (int k = 0; k <= 75; ++k) {
+      Scene s;
+      s.t = 0.02 * k;
+      s.ball_visible = false;
+      msg::DetectionFrame f = frame_of(s);
+      add_robot(f, msg::YELLOW, 2, 1.0 + pos(rng), -0.5 + 0.9 * s.t + pos(rng), 0.0);
+      tracker.observe(filter.to_percept(f));
+    }
+    return tracker.estimate(0, 1.5);
+  };
+  const msg::WorldEstimate ssl = run(runtime::preset_match_config("ssl").league());
+  ASSERT_EQ(ssl.opponents_size(), 1);
+  EXPECT_NEAR(ssl.opponents(0).velocity().x(), 0.0, 0.05);
+  EXPECT_NEAR(ssl.opponents(0).velocity().y(), 0.9, 0.05);
+  EXPECT_NEAR(ssl.opponents(0).pose().y(), -0.5 + 0.9 * 1.5, 0.01);
+  const msg::WorldEstimate differential = run(mirosot());
+  ASSERT_EQ(differential.opponents_size(), 1);
+  EXPECT_LT(std::abs(differential.opponents(0).velocity().y()), 0.3);
+}
+
+TEST(WorldTracker, CoastingRobotGrowsUncertainAndIsDroppedByCovariance) {
+  TrackerParams params;
+  params.robot_lost_after = 30.0;  // time alone would keep it: only its covariance drops it
+  WorldTracker tracker(msg::BLUE, 1, mirosot(), params);
+  DetectionFilter filter(msg::BLUE, 1);
+  Scene s;
+  s.ball_visible = false;
+  for (int k = 0; k <= 50; ++k) {  // yellow 5 seen for a second, driving at 0.5 m/s
+    s.t = 0.02 * k;
+    msg::DetectionFrame f = frame_of(s);
+    add_robot(f, msg::YELLOW, 5, -0.5 + 0.5 * s.t, 0.3, 0.0);
+    tracker.observe(filter.to_percept(f));
+  }
+  double previous = 0.0;
+  double dropped_at = -1.0;
+  for (int k = 51; k <= 500 && dropped_at < 0; ++k) {  // then hidden: frames with ourselves only
+    s.t = 0.02 * k;
+    tracker.observe(filter.to_percept(frame_of(s)));
+    const msg::WorldEstimate w = tracker.estimate(k, s.t);
+    if (w.opponents_size() == 0) {
+      dropped_at = s.t - 1.0;
+      break;
+    }
+    const double var = w.opponents(0).covariance(0) + w.opponents(0).covariance(4);
+    EXPECT_GT(var, previous) << "at " << s.t;
+    previous = var;
+    // Coasting on its velocity meanwhile.
+    if (k == 75) EXPECT_NEAR(w.opponents(0).pose().x(), -0.5 + 0.5 * s.t, 0.05);
+  }
+  // Position sd past robot_lost_position_sd (0.5 m): from white acceleration
+  // of 0.2 m^2/s^3 alone, sqrt(3 * 0.25 / 0.2) = 1.55 s; sooner with the
+  // speed's and heading's own uncertainty.
+  EXPECT_GT(dropped_at, 0.5);
+  EXPECT_LT(dropped_at, 1.6);
+  // And it stays dropped: nothing re-creates it.
+  EXPECT_EQ(tracker.estimate(0, s.t + 0.5).opponents_size(), 0);
+}
+
+TEST(WorldTracker, RobotDetectionAMetreOffIsGatedOutButATeleportIsFollowed) {
+  WorldTracker tracker(msg::BLUE, 1, mirosot());
+  DetectionFilter filter(msg::BLUE, 1);
+  Scene s;
+  s.ball_visible = false;
+  auto see = [&](double x, double y) {
+    msg::DetectionFrame f = frame_of(s);
+    add_robot(f, msg::YELLOW, 4, x, y, 1.0);
+    tracker.observe(filter.to_percept(f));
+  };
+  for (int k = 0; k < 50; ++k) {
+    s.t = 0.02 * k;
+    see(0.2, -0.1);
+  }
+  s.t += 0.02;
+  see(1.2, -0.1);  // a misread id: another robot 1 m away
+  const msg::WorldEstimate after_outlier = tracker.estimate(0, s.t);
+  ASSERT_EQ(after_outlier.opponents_size(), 1);
+  EXPECT_NEAR(after_outlier.opponents(0).pose().x(), 0.2, 0.005);
+  EXPECT_NEAR(after_outlier.opponents(0).velocity().x(), 0.0, 0.05);
+  s.t += 0.02;
+  see(0.2, -0.1);  // seen where it is again: the rejections were not in a row
+
+  // The referee puts the robot 1 m away: after robot_reset_after_rejections
+  // frames the track starts again there.
+  const int reset = tracker.params().robot_reset_after_rejections;
+  for (int k = 1; k < reset; ++k) {
+    s.t += 0.02;
+    see(-0.8, 0.4);
+    EXPECT_NEAR(tracker.estimate(0, s.t).opponents(0).pose().x(), 0.2, 0.005) << "frame " << k;
+  }
+  s.t += 0.02;
+  see(-0.8, 0.4);
+  const msg::WorldEstimate moved = tracker.estimate(0, s.t);
+  EXPECT_NEAR(moved.opponents(0).pose().x(), -0.8, 0.005);
+  EXPECT_NEAR(moved.opponents(0).pose().y(), 0.4, 0.005);
+  EXPECT_NEAR(moved.opponents(0).velocity().x(), 0.0, 1e-9);  // a fresh track, not a 50 m/s jump
+}
+
+TEST(WorldTracker, IdlessDetectionsFollowTheRightRobotsAsTheyPassClose) {
+  // Yellow 2 and 3 drive towards each other along y = +-0.04 at 0.8 m/s and
+  // pass 8 cm apart (centre to centre). After half a second with ids, the
+  // camera reads no ids any more, and lists them in a shuffled order.
+  WorldTracker tracker(msg::BLUE, 1, mirosot());
+  DetectionFilter filter(msg::BLUE, 1);
+  std::mt19937 rng(5);
+  std::normal_distribution<double> pos(0.0, 0.002);
+  auto x2 = [](double t) { return -0.6 + 0.8 * t; };
+  auto x3 = [](double t) { return 0.6 - 0.8 * t; };
+  Scene s;
+  s.self_y = -0.6;
+  s.ball_visible = false;
+  for (int k = 0; k <= 75; ++k) {
+    s.t = 0.02 * k;
+    const bool ids = s.t < 0.5;
+    msg::DetectionFrame f = frame_of(s);
+    const bool swap = rng() % 2;
+    for (int j = 0; j < 2; ++j) {
+      const bool two = (j == 0) != swap;
+      add_robot(f, msg::YELLOW, ids ? (two ? 2 : 3) : 0, (two ? x2(s.t) : x3(s.t)) + pos(rng),
+                (two ? 0.04 : -0.04) + pos(rng), two ? 0.0 : kPi);
+    }
+    tracker.observe(filter.to_percept(f));
+    const msg::WorldEstimate w = tracker.estimate(k, s.t);
+    ASSERT_EQ(w.opponents_size(), 2) << "at " << s.t;
+    EXPECT_EQ(find_robot(w.opponents(), 0), nullptr);
+    const msg::RobotEstimate* two = find_robot(w.opponents(), 2);
+    const msg::RobotEstimate* three = find_robot(w.opponents(), 3);
+    ASSERT_TRUE(two && three);
+    ASSERT_NEAR(two->pose().x(), x2(s.t), 0.01) << "yellow 2 at " << s.t;
+    ASSERT_NEAR(three->pose().x(), x3(s.t), 0.01) << "yellow 3 at " << s.t;
+    ASSERT_NEAR(two->pose().y(), 0.04, 0.01) << "yellow 2 at " << s.t;
+    ASSERT_NEAR(three->pose().y(), -0.04, 0.01) << "yellow 3 at " << s.t;
+    ASSERT_DOUBLE_EQ(two->t_observed(), s.t);  // updated, not coasting
+    ASSERT_DOUBLE_EQ(three->t_observed(), s.t);
+  }
+  // Both kept their velocities through the crossing, ids or not.
+  const msg::WorldEstimate w = tracker.estimate(0, s.t);
+  EXPECT_NEAR(find_robot(w.opponents(), 2)->velocity().x(), 0.8, 0.1);
+  EXPECT_NEAR(find_robot(w.opponents(), 3)->velocity().x(), -0.8, 0.1);
+}
+
+TEST(WorldTracker, IdlessDetectionsAfterAnOcclusionGoToTheNearestTracks) {
+  // Yellow 2 and 3 stand 15 cm apart, then are hidden for 0.6 s: both gates
+  // grow until each detection could be either robot. Nearest first, each
+  // still goes to its own.
+  WorldTracker tracker(msg::BLUE, 1, mirosot());
+  DetectionFilter filter(msg::BLUE, 1);
+  Scene s;
+  s.ball_visible = false;
+  for (int k = 0; k < 25; ++k) {
+    s.t = 0.02 * k;
+    msg::DetectionFrame f = frame_of(s);
+    add_robot(f, msg::YELLOW, 2, 0.5, 0.3, 0.0);
+    add_robot(f, msg::YELLOW, 3, 0.65, 0.3, 0.0);
+    tracker.observe(filter.to_percept(f));
+  }
+  s.t += 0.6;
+  msg::DetectionFrame f = frame_of(s);
+  add_robot(f, msg::YELLOW, 0, 0.63, 0.31, 0.0);  // 3, moved a little
+  add_robot(f, msg::YELLOW, 0, 0.53, 0.3, 0.0);   // 2, moved a little
+  tracker.observe(filter.to_percept(f));
+  const msg::WorldEstimate w = tracker.estimate(0, s.t);
+  ASSERT_EQ(w.opponents_size(), 2);
+  EXPECT_NEAR(find_robot(w.opponents(), 2)->pose().x(), 0.53, 0.01);
+  EXPECT_NEAR(find_robot(w.opponents(), 3)->pose().x(), 0.63, 0.01);
+}
+
+TEST(WorldTracker, IdlessDetectionWithoutATrackMakesNoRobotAndOursIsNotPinnedOnATeammate) {
+  WorldTracker tracker(msg::BLUE, 1, mirosot());
+  DetectionFilter filter(msg::BLUE, 1);
+  Scene s;
+  s.ball_visible = false;
+  for (int k = 0; k < 20; ++k) {
+    s.t = 0.02 * k;
+    msg::DetectionFrame f = frame_of(s);  // blue 1 (us) at the origin
+    add_robot(f, msg::BLUE, 2, 0.09, 0.0, 0.0);  // a teammate 9 cm away
+    if (k >= 10) {
+      add_robot(f, msg::BLUE, 0, 0.002, 0.0, 2.0);  // ourselves again, id not decoded
+      add_robot(f, msg::YELLOW, 0, -0.7, 0.5, 0.0);  // an opponent nobody tracks
+      f.mutable_robots_blue()->SwapElements(1, 2);   // listed before the teammate
+    }
+    tracker.observe(filter.to_percept(f));
+  }
+  const msg::WorldEstimate w = tracker.estimate(0, s.t);
+  EXPECT_EQ(w.opponents_size(), 0);  // not "yellow 0"
+  ASSERT_EQ(w.teammates_size(), 1);
+  EXPECT_EQ(w.teammates(0).robot_id(), 2u);
+  EXPECT_NEAR(w.teammates(0).pose().x(), 0.09, 1e-3);
+}
+
+TEST(WorldTracker, IdlessDetectionUpdatesItsTrackWithoutUsingItsHeading) {
+  WorldTracker tracker(msg::BLUE, 1, mirosot());
+  DetectionFilter filter(msg::BLUE, 1);
+  Scene s;
+  s.ball_visible = false;
+  for (int k = 0; k < 60; ++k) {
+    s.t = 0.02 * k;
+    msg::DetectionFrame f = frame_of(s);
+    // Yellow 3 creeps forward at 5 cm/s, heading 0.5; after 10 frames its
+    // id is lost and the detector's heading is a guess (pi off).
+    add_robot(f, msg::YELLOW, k < 10 ? 3 : 0, 0.5 + 0.001 * k * std::cos(0.5), 0.2 + 0.001 * k * std::sin(0.5),
+              k < 10 ? 0.5 : 0.5 + kPi);
+    tracker.observe(filter.to_percept(f));
+  }
+  const msg::WorldEstimate w = tracker.estimate(0, s.t);
+  ASSERT_EQ(w.opponents_size(), 1);
+  EXPECT_NEAR(w.opponents(0).pose().x(), 0.5 + 0.059 * std::cos(0.5), 0.003);  // followed
+  EXPECT_NEAR(w.opponents(0).pose().theta(), 0.5, 0.1);               // heading kept
+  EXPECT_NEAR(w.opponents(0).t_observed(), s.t, 1e-9);
+}
+
+TEST(WorldTracker, OnboardBallNoiseGrowsWithDistance) {
+  // An MSL robot's camera: error |p| eps, eps ~ N(0, 0.01^2) per axis
+  // (sim.onboard_camera.noise_per_metre). OnboardFilter states that noise on
+  // each detection; the tracker weighs the ball by it.
+  const msg::MatchConfig msl = runtime::preset_match_config("msl");
+  const double per_metre = msl.sim().onboard_camera().noise_per_metre();
+  ASSERT_GT(per_metre, 0.0);
+  struct Result {
+    double tracked_rms = 0, raw_rms = 0, reported_sd = 0, first_sd = 0;
+    int resets = 0;
+  };
+  // A still ball `distance` ahead of a robot at the origin, 100 frames.
+  auto run = [&](double distance, bool state_noise) {
+    WorldTracker tracker(msg::BLUE, 1, msl.league());
+    OnboardFilter filter(msg::BLUE, 1, msl.league(), state_noise ? per_metre : 0.0);
+    msg::Odometry odometry;
+    filter.on_odometry(odometry);  // at the origin, facing +x
+    std::mt19937 rng(21);
+    std::normal_distribution<double> eps(0.0, per_metre);
+    Result r;
+    double tracked_sq = 0, raw_sq = 0;
+    Eigen::Vector2d last(0, 0);
+    for (int k = 0; k < 100; ++k) {
+      msg::OnboardFrame f;
+      f.set_t_capture(0.02 * k);
+      f.set_team(msg::BLUE);
+      f.set_robot_id(1);
+      auto* b = f.add_balls();
+      const double ex = distance * eps(rng), ey = distance * eps(rng);
+      b->mutable_position()->set_x(distance + ex);
+      b->mutable_position()->set_y(ey);
+      const msg::Percept p = filter.to_percept(f);
+      if (state_noise) EXPECT_NEAR(p.balls(0).position_sd(), per_metre * std::hypot(distance + ex, ey), 1e-12);
+      tracker.observe(p);
+      const msg::WorldEstimate w = tracker.estimate(k, f.t_capture());
+      const Eigen::Vector2d est(w.ball().position().x(), w.ball().position().y());
+      if (k == 0) r.first_sd = std::sqrt(w.ball().covariance(0));
+      if (k > 0 && (est - last).norm() > 0.5 * distance * per_metre * 3) ++r.resets;
+      last = est;
+      if (k >= 20) {
+        tracked_sq += (est - Eigen::Vector2d(distance, 0)).squaredNorm();
+        raw_sq += ex * ex + ey * ey;
+        r.reported_sd = std::sqrt(w.ball().covariance(0));
+      }
+    }
+    r.tracked_rms = std::sqrt(tracked_sq / 80);
+    r.raw_rms = std::sqrt(raw_sq / 80);
+    return r;
+  };
+  const Result far = run(7.0, true), near = run(1.0, true), far_fixed = run(7.0, false);
+  // Seven times as far: a first sighting seven times as uncertain (up to the
+  // noise in the distance itself); after averaging a still ball for 2 s still
+  // several times (a random-walk model's steady state goes with sqrt(R)).
+  EXPECT_NEAR(far.first_sd / near.first_sd, 7.0, 0.3);
+  EXPECT_GT(far.reported_sd / near.reported_sd, 2.5);
+  // Told its noise, the tracker averages a still ball: well under a raw
+  // detection's error, and about as far off as it says it is.
+  EXPECT_LT(far.tracked_rms, 0.5 * far.raw_rms);
+  EXPECT_LT(far.tracked_rms, 3.0 * far.reported_sd);
+  EXPECT_GT(far.tracked_rms, far.reported_sd / 3.0);
+  // With the fixed 5 mm the 7 cm scatter looks like kicks: it jumps after
+  // the detections (gated out, then re-initialised) instead of averaging.
+  EXPECT_GT(far_fixed.tracked_rms, 2.0 * far.tracked_rms);
 }
 
 }  // namespace
