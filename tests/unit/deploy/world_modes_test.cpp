@@ -137,6 +137,12 @@ TEST(WorldModes, ManualRefereeCommandThroughTheCoachReachesTheLog) {
     stop.set_command(msg::REF_STOP);
     stop.set_reason("a human saw a robot fall over");
     caf::anon_send(coach, stop);
+    // A stopped game waits for a human to restart it, as on a real field;
+    // without this the match never ends when the stop lands after kick-off.
+    msg::ManualRefereeCommand restart;
+    restart.set_command(msg::REF_FORCE_START);
+    restart.set_reason("play on");
+    caf::anon_send(coach, restart);
     ASSERT_EQ(match.wait(), "");
   }
   runtime::GameLogReader reader{options.log_path};
