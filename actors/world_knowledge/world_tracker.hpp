@@ -34,6 +34,10 @@ struct TrackerParams {
   // A detection's own PerceivedObject.position_sd, when set, replaces
   // ball_measurement_sd / robot_position_sd; never below this.
   double min_measurement_sd = 0.001;    // m
+  // Uncertainty of a dead-reckoned self pose (odometry corrected by
+  // landmarks): added to everything seen relative to it.
+  double dead_reckoned_position_sd = 0.05;  // m
+  double dead_reckoned_heading_sd = 0.03;   // rad
 
   double robot_position_sd = 0.005;     // m, per axis, for detections without their own sd
   double robot_orientation_sd = 0.03;   // rad
@@ -130,13 +134,20 @@ class WorldTracker {
   };
 
   RobotTrack new_track(const RobotSighting& z, double t) const;
-  void observe_robot(std::optional<RobotTrack>& track, const RobotSighting& z, double t) const;
+  // A ball candidate in the field frame with its measurement covariance.
+  struct BallSighting {
+    Eigen::Vector2d position;
+    Eigen::Matrix2d R;
+    double confidence;
+  };
+
+  void observe_robot(std::optional<RobotTrack>& track, const RobotSighting& z, double t, bool gate) const;
   void associate_anonymous(std::map<uint32_t, RobotTrack>& tracks, const std::vector<RobotSighting>& sightings,
                            std::set<uint32_t>& updated, bool own_team, double t);
   void prune(std::map<uint32_t, RobotTrack>& tracks, const std::set<uint32_t>& updated, double t) const;
   // The track predicted to t, unless it is too old or too uncertain to report.
   std::optional<RobotEkf> reportable(const RobotTrack& track, double t) const;
-  void observe_ball(const msg::Percept& percept, const msg::Pose2& ref);
+  void observe_ball(const std::vector<BallSighting>& balls, double t);
   void predict_ball(BallTrack& ball, double t) const;
   bool should_adopt(const RobotTrack* ours, const msg::RobotEstimate& e, double t_now) const;
   RobotTrack track_from(const msg::RobotEstimate& e, double t) const;
