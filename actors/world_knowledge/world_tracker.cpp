@@ -5,7 +5,7 @@
 #include <limits>
 #include <utility>
 
-#include <Eigen/Cholesky>
+#include <Eigen/LU>
 
 #include "runtime/angle.hpp"
 
@@ -59,7 +59,8 @@ WorldTracker::RobotTrack WorldTracker::new_track(const RobotSighting& z, double 
   return RobotTrack{RobotEkf(robot_model_, robot_ekf_params_, z.pose, z.R, t, v * v, w * w), t, 0};
 }
 
-void WorldTracker::observe_robot(std::optional<RobotTrack>& track, const RobotSighting& z, double t) const {
+void WorldTracker::observe_robot(std::optional<RobotTrack>& track, const RobotSighting& z, double t,
+                                 bool gate) const {
   if (!track) {
     track = new_track(z, t);
     return;
@@ -67,7 +68,7 @@ void WorldTracker::observe_robot(std::optional<RobotTrack>& track, const RobotSi
   RobotEkf& ekf = track->ekf;
   ekf.predict_to(t);  // an out-of-order measurement is applied without prediction
   const bool near = (z.pose.head<2>() - ekf.pose().head<2>()).norm() <= params_.robot_gate_min_distance;
-  if (!near && ekf.mahalanobis2(z.pose, z.R) > params_.robot_gate_chi2) {
+  if (gate && !near && ekf.mahalanobis2(z.pose, z.R) > params_.robot_gate_chi2) {
     // A wrong id or a reflection; but a robot the referee moved really is
     // elsewhere, and keeps being seen there.
     if (++track->rejections >= params_.robot_reset_after_rejections) track = new_track(z, t);
@@ -178,19 +179,16 @@ void WorldTracker::predict_ball(BallTrack& b, double t) const {
   b.t = t;
 }
 
-void WorldTracker::observe_ball(const msg::Percept& percept, const msg::Pose2& ref) {
-  if (percept.balls_size() == 0) return;
-  const double t = percept.t_capture();
+void WorldTracker::observe_ball(const std::vector<BallSighting>& balls, double t) {
+  if (balls.empty()) return;
   const double v0 = params_.ball_initial_velocity_sd * params_.ball_initial_velocity_sd;
-  auto variance = [&](const msg::PerceivedObject& b) {
-    const double sd = measurement_sd(b, params_.ball_measurement_sd, params_.min_measurement_sd);
-    return sd * sd;
-  };
 
-  auto init_at = [&](const Eigen::Vector2d& z, double r) {
+  auto init_at = [&](const BallSighting& z) {
     ball_.valid = true;
-    ball_.x << z, 0.0, 0.0;
-    ball_.P = Eigen::Vector4d(r, r, v0, v0).asDiagonal();
+    ball_.x << z.position, 0.0, 0.0;
+    ball_.P.setZero();
+    ball_.P.topLeftCorner<2, 2>() = z.R;
+    ball_.P(2, 2) = ball_.P(3, 3) = v0;
     ball_.t = std::max(ball_.t, t);
     ball_.t_observed = std::max(ball_.t_observed, t);
     ball_.rejections = 0;
@@ -199,43 +197,39 @@ void WorldTracker::observe_ball(const msg::Percept& percept, const msg::Pose2& r
 
   if (!ball_.valid) {
     // Nothing to gate against yet: start on the most confident candidate.
-    int best = 0;
-    for (int i = 1; i < percept.balls_size(); ++i)
-      if (percept.balls(i).confidence() > percept.balls(best).confidence()) best = i;
-    init_at(to_field(ref, percept.balls(best).position()), variance(percept.balls(best)));
+    size_t best = 0;
+    for (size_t i = 1; i < balls.size(); ++i)
+      if (balls[i].confidence > balls[best].confidence) best = i;
+    init_at(balls[best]);
     return;
   }
 
   predict_ball(ball_, t);
   // Each candidate with its own noise: a far one is allowed a larger miss.
   double best_d2 = std::numeric_limits<double>::infinity();
-  Eigen::Vector2d best_z = Eigen::Vector2d::Zero();
-  double best_r = 0.0;
-  for (const auto& b : percept.balls()) {
-    const double r = variance(b);
-    const Eigen::Vector2d z = to_field(ref, b.position());
-    const Eigen::Vector2d y = z - ball_.x.head<2>();
-    const Eigen::Matrix2d S = ball_.P.topLeftCorner<2, 2>() + r * Eigen::Matrix2d::Identity();
-    const double d2 = y.dot(S.ldlt().solve(y));
+  const BallSighting* best = nullptr;
+  for (const auto& b : balls) {
+    const Eigen::Vector2d y = b.position - ball_.x.head<2>();
+    const Eigen::Matrix2d S = ball_.P.topLeftCorner<2, 2>() + b.R;
+    const double d2 = y.dot(S.inverse() * y);
     if (d2 < best_d2) {
       best_d2 = d2;
-      best_z = z;
-      best_r = r;
+      best = &b;
     }
   }
-  const Eigen::Vector2d y = best_z - ball_.x.head<2>();
+  const Eigen::Vector2d y = best->position - ball_.x.head<2>();
   if (best_d2 > params_.ball_gate_chi2 && y.norm() > params_.ball_gate_min_distance) {
     // A kick or bounce the model cannot follow looks like an outlier; if it
     // persists, it is the ball.
-    if (++ball_.rejections >= params_.ball_reset_after_rejections) init_at(best_z, best_r);
+    if (++ball_.rejections >= params_.ball_reset_after_rejections) init_at(*best);
     return;
   }
-  const Eigen::Matrix2d S = ball_.P.topLeftCorner<2, 2>() + best_r * Eigen::Matrix2d::Identity();
-  const Eigen::Matrix<double, 4, 2> K = S.ldlt().solve(ball_.P.leftCols<2>().transpose()).transpose();
+  const Eigen::Matrix2d S = ball_.P.topLeftCorner<2, 2>() + best->R;
+  const Eigen::Matrix<double, 4, 2> K = ball_.P.leftCols<2>() * S.inverse();
   ball_.x += K * y;
   Eigen::Matrix4d IKH = Eigen::Matrix4d::Identity();
   IKH.leftCols<2>() -= K;
-  ball_.P = IKH * ball_.P * IKH.transpose() + best_r * K * K.transpose();
+  ball_.P = IKH * ball_.P * IKH.transpose() + K * best->R * K.transpose();
   symmetrize<4>(ball_.P);
   ball_.t_observed = std::max(ball_.t_observed, t);
   ball_.rejections = 0;
@@ -292,12 +286,16 @@ void WorldTracker::observe(const msg::Percept& percept) {
     const double rp = position_sd * position_sd;
     return RobotEkf::PoseCovariance(Eigen::Vector3d(rp, rp, ro).asDiagonal());
   };
+  const bool dead_reckoned = percept.self_dead_reckoned() && !percept.self_seen();
 
   // Odometry drifts but is the only self pose an onboard robot has before it
-  // localises; it is taken as a measurement like a sighting.
+  // localises; it is taken as a measurement like a sighting. It is not gated:
+  // it is perception's own fused pose, which cannot belong to another robot,
+  // and its landmark corrections step by more than a gate would let through.
   if (percept.self_seen() || percept.self_dead_reckoned()) {
     const msg::Pose2& p = percept.self_pose();
-    observe_robot(self_, {{p.x(), p.y(), wrap_angle(p.theta())}, covariance(params_.robot_position_sd)}, t);
+    observe_robot(self_, {{p.x(), p.y(), wrap_angle(p.theta())}, covariance(params_.robot_position_sd)}, t,
+                  !dead_reckoned);
   }
 
   msg::Pose2 ref;
@@ -313,10 +311,27 @@ void WorldTracker::observe(const msg::Percept& percept) {
     return;  // egocentric objects without any reference pose cannot be placed
   }
 
+  // An egocentric object inherits the error of the pose it is placed from:
+  // with a dead-reckoned reference, its position's and heading's (the
+  // heading's times the object's distance, across the line of sight).
+  // Linearised: J diag(sd_p^2, sd_p^2, sd_theta^2) J^T, J the derivative of
+  // the field pose with respect to the reference pose.
+  auto reference_noise = [&](const Eigen::Vector2d& field_position) {
+    RobotEkf::PoseCovariance extra = RobotEkf::PoseCovariance::Zero();
+    if (!dead_reckoned) return extra;
+    const Eigen::Vector2d offset = field_position - Eigen::Vector2d(ref.x(), ref.y());
+    RobotEkf::PoseCovariance J = RobotEkf::PoseCovariance::Identity();
+    J.block<2, 1>(0, 2) = Eigen::Vector2d(-offset.y(), offset.x());
+    const double sp = params_.dead_reckoned_position_sd, sh = params_.dead_reckoned_heading_sd;
+    extra = J * Eigen::Vector3d(sp * sp, sp * sp, sh * sh).asDiagonal() * J.transpose();
+    return extra;
+  };
+
   auto place = [&](const msg::PerceivedObject& o) {
     const Eigen::Vector2d p = to_field(ref, o.position());
     return RobotSighting{{p.x(), p.y(), wrap_angle(ref.theta() + o.orientation())},
-                         covariance(measurement_sd(o, params_.robot_position_sd, params_.min_measurement_sd))};
+                         covariance(measurement_sd(o, params_.robot_position_sd, params_.min_measurement_sd)) +
+                             reference_noise(p)};
   };
   auto observe_team = [&](const google::protobuf::RepeatedPtrField<msg::PerceivedObject>& seen,
                           std::map<uint32_t, RobotTrack>& tracks, bool own_team) {
@@ -331,7 +346,7 @@ void WorldTracker::observe(const msg::Percept& percept) {
       std::optional<RobotTrack> track;
       auto it = tracks.find(o.robot_id());
       if (it != tracks.end()) track = std::move(it->second);
-      observe_robot(track, place(o), t);
+      observe_robot(track, place(o), t, true);
       tracks.insert_or_assign(o.robot_id(), std::move(*track));
       updated.insert(o.robot_id());
     }
@@ -340,7 +355,15 @@ void WorldTracker::observe(const msg::Percept& percept) {
   };
   observe_team(percept.teammates(), teammates_, true);
   observe_team(percept.opponents(), opponents_, false);
-  observe_ball(percept, ref);
+
+  std::vector<BallSighting> balls;
+  for (const auto& b : percept.balls()) {
+    const double sd = measurement_sd(b, params_.ball_measurement_sd, params_.min_measurement_sd);
+    const Eigen::Vector2d z = to_field(ref, b.position());
+    balls.push_back({z, sd * sd * Eigen::Matrix2d::Identity() + reference_noise(z).topLeftCorner<2, 2>(),
+                     b.confidence()});
+  }
+  observe_ball(balls, t);
 }
 
 // --- teammates' estimates --------------------------------------------------------

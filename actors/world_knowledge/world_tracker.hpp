@@ -34,6 +34,10 @@ struct TrackerParams {
   // A detection's own PerceivedObject.position_sd, when set, replaces
   // ball_measurement_sd / robot_position_sd; never below this.
   double min_measurement_sd = 0.001;    // m
+  // Uncertainty of a dead-reckoned self pose (odometry corrected by
+  // landmarks): added to everything seen relative to it.
+  double dead_reckoned_position_sd = 0.05;  // m
+  double dead_reckoned_heading_sd = 0.03;   // rad
 
   double robot_position_sd = 0.005;     // m, per axis, for detections without their own sd
   double robot_orientation_sd = 0.03;   // rad
@@ -82,10 +86,17 @@ struct TrackerParams {
 /// Tracks are dropped when unobserved for robot_lost_after or when their
 /// position's sd exceeds robot_lost_position_sd (coasting).
 ///
+/// Our own pose from a camera (self_seen) is gated like any detection; a
+/// dead-reckoned one (odometry corrected by landmarks) is not: it is
+/// perception's own fused pose, and its corrections step further than a gate
+/// allows.
+///
 /// Measurement noise: PerceivedObject.position_sd when set (onboard cameras,
 /// whose error grows with distance), else ball_measurement_sd /
-/// robot_position_sd. Output is a pure function of the inputs. Messages with
-/// a non-finite number anywhere are ignored whole.
+/// robot_position_sd; objects placed from a dead-reckoned self pose add that
+/// pose's uncertainty (dead_reckoned_*_sd, across the line of sight times
+/// the distance). Output is a pure function of the inputs. Messages with a
+/// non-finite number anywhere are ignored whole.
 class WorldTracker {
  public:
   WorldTracker(msg::Team team, uint32_t robot_id, const msg::LeaguePreset& league, TrackerParams params = {});
@@ -93,7 +104,7 @@ class WorldTracker {
   /// Adds one percept. Egocentric objects are returned to the field frame with
   /// percept.self_pose when it is set (measured or perception's fallback, see
   /// DetectionFilter), else with our own predicted self pose; our own track is
-  /// updated only when self_seen.
+  /// updated only when self_seen or self_dead_reckoned.
   void observe(const msg::Percept& percept);
 
   /// Uses a teammate's shared estimate: its ball replaces ours when ours is
@@ -103,7 +114,9 @@ class WorldTracker {
   void fuse(const msg::WorldEstimate& from_teammate);
 
   /// The picture predicted to time t. `self` is absent until we have seen
-  /// ourselves; robots not observed for robot_lost_after are left out.
+  /// ourselves; robots not observed for robot_lost_after, or predicted to t
+  /// less certain than robot_lost_position_sd, are left out. Robot covariance:
+  /// the full 3x3 of (x, y, theta), row-major.
   msg::WorldEstimate estimate(uint64_t cycle, double t) const;
 
   const TrackerParams& params() const { return params_; }
@@ -129,14 +142,21 @@ class WorldTracker {
     RobotEkf::PoseCovariance R;
   };
 
+  // A ball candidate in the field frame with its measurement covariance.
+  struct BallSighting {
+    Eigen::Vector2d position;
+    Eigen::Matrix2d R;
+    double confidence;
+  };
+
   RobotTrack new_track(const RobotSighting& z, double t) const;
-  void observe_robot(std::optional<RobotTrack>& track, const RobotSighting& z, double t) const;
+  void observe_robot(std::optional<RobotTrack>& track, const RobotSighting& z, double t, bool gate) const;
   void associate_anonymous(std::map<uint32_t, RobotTrack>& tracks, const std::vector<RobotSighting>& sightings,
                            std::set<uint32_t>& updated, bool own_team, double t);
   void prune(std::map<uint32_t, RobotTrack>& tracks, const std::set<uint32_t>& updated, double t) const;
   // The track predicted to t, unless it is too old or too uncertain to report.
   std::optional<RobotEkf> reportable(const RobotTrack& track, double t) const;
-  void observe_ball(const msg::Percept& percept, const msg::Pose2& ref);
+  void observe_ball(const std::vector<BallSighting>& balls, double t);
   void predict_ball(BallTrack& ball, double t) const;
   bool should_adopt(const RobotTrack* ours, const msg::RobotEstimate& e, double t_now) const;
   RobotTrack track_from(const msg::RobotEstimate& e, double t) const;

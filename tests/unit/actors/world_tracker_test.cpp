@@ -761,8 +761,12 @@ TEST(WorldTracker, OnboardBallNoiseGrowsWithDistance) {
     int resets = 0;
   };
   // A still ball `distance` ahead of a robot at the origin, 100 frames.
+  // The camera's noise alone here: our own pose (odometry at the origin) is
+  // taken as exact.
+  TrackerParams exact_self;
+  exact_self.dead_reckoned_position_sd = exact_self.dead_reckoned_heading_sd = 0.0;
   auto run = [&](double distance, bool state_noise) {
-    WorldTracker tracker(msg::BLUE, 1, msl.league());
+    WorldTracker tracker(msg::BLUE, 1, msl.league(), exact_self);
     OnboardFilter filter(msg::BLUE, 1, msl.league(), state_noise ? per_metre : 0.0);
     msg::Odometry odometry;
     filter.on_odometry(odometry);  // at the origin, facing +x
@@ -812,6 +816,31 @@ TEST(WorldTracker, OnboardBallNoiseGrowsWithDistance) {
   // With the fixed 5 mm the 7 cm scatter looks like kicks: it jumps after
   // the detections (gated out, then re-initialised) instead of averaging.
   EXPECT_GT(far_fixed.tracked_rms, 2.0 * far.tracked_rms);
+}
+
+TEST(WorldTracker, ObjectsSeenFromADeadReckonedPoseInheritItsUncertainty) {
+  // A dead-reckoned self pose is known to dead_reckoned_position_sd and
+  // _heading_sd; a ball 6 m straight ahead is then uncertain by that
+  // position along and across the line of sight, and by 6 m x the heading's
+  // sd across it, on top of the camera's own noise.
+  const msg::MatchConfig msl = runtime::preset_match_config("msl");
+  WorldTracker tracker(msg::BLUE, 1, msl.league());
+  OnboardFilter filter(msg::BLUE, 1, msl.league(), 0.01);
+  msg::Odometry odometry;
+  odometry.mutable_pose()->set_theta(kPi / 2);  // facing +y: the line of sight is the field's y
+  filter.on_odometry(odometry);
+  msg::OnboardFrame f;
+  f.set_team(msg::BLUE);
+  f.set_robot_id(1);
+  f.mutable_balls()->Add()->mutable_position()->set_x(6.0);
+  tracker.observe(filter.to_percept(f));
+  const msg::WorldEstimate w = tracker.estimate(0, 0.0);
+  ASSERT_TRUE(w.ball().valid());
+  EXPECT_NEAR(w.ball().position().y(), 6.0, 1e-9);
+  const TrackerParams& p = tracker.params();
+  const double camera = 0.01 * 6.0, position = p.dead_reckoned_position_sd, heading = 6.0 * p.dead_reckoned_heading_sd;
+  EXPECT_NEAR(w.ball().covariance(5), camera * camera + position * position, 1e-9);                     // along: y
+  EXPECT_NEAR(w.ball().covariance(0), camera * camera + position * position + heading * heading, 1e-9);  // across: x
 }
 
 }  // namespace
