@@ -17,7 +17,7 @@ constexpr double kTolerance = 1e-7;  // m
 // A turning robot's arc is cut into windows that bend away from their
 // starting tangent by at most this much: the parabola of a window then
 // follows the arc to within a small fraction of it.
-constexpr double kMaxWindowBend = 1e-3;  // m
+constexpr double kMaxWindowBend = 2e-3;  // m
 // How much further apart an overlapping pair must end up for a replacement
 // acceleration to count as separating them (a fraction of a millimetre: one
 // step at a third of the limit, then braking).
@@ -150,10 +150,12 @@ V SafetySearch::feasible(const DssRobot& robot, const V& acceleration) const {
   return n > limit ? V(acceleration * (limit / n)) : acceleration;
 }
 
-SafetySearch::Plan SafetySearch::plan(const DssRobot& robot, const V& acceleration) const {
-  if (robot.turn_rate != 0.0) return turning_plan(robot, acceleration);
+void SafetySearch::plan(const DssRobot& robot, const V& acceleration, Plan& out) const {
+  if (robot.turn_rate != 0.0) {
+    turning_plan(robot, acceleration, out);
+    return;
+  }
   const double dt = params_.dt;
-  Plan out;
   Piece& step = out.pieces[0];
   step.t0 = 0.0;
   step.t1 = dt;
@@ -180,10 +182,9 @@ SafetySearch::Plan SafetySearch::plan(const DssRobot& robot, const V& accelerati
     out.rest = p1 + 0.5 * u * stop;  // straight-line braking covers v^2 / 2b
     out.reach += 0.5 * speed * stop;
   }
-  return out;
 }
 
-SafetySearch::Plan SafetySearch::turning_plan(const DssRobot& robot, const V& acceleration) const {
+void SafetySearch::turning_plan(const DssRobot& robot, const V& acceleration, Plan& out) const {
   const double dt = params_.dt;
   const double w = robot.turn_rate;
   // Windows over which the direction of travel turns by at most this much;
@@ -217,7 +218,6 @@ SafetySearch::Plan SafetySearch::turning_plan(const DssRobot& robot, const V& ac
   // windows' ends lie on the arc, so nothing builds up from window to window,
   // and in between a parabola follows an arc turning by max_window_turn to
   // within a fraction of a millimetre.
-  Plan out;
   out.count = 0;
   out.reach = 0.0;
   V p = robot.position;
@@ -275,7 +275,6 @@ SafetySearch::Plan SafetySearch::turning_plan(const DssRobot& robot, const V& ac
     }
   }
   out.rest = p;
-  return out;
 }
 
 double SafetySearch::plan_clearance(const DssRobot& a, const Plan& pa, const DssRobot& b, const Plan& pb,
@@ -345,7 +344,10 @@ double SafetySearch::pair_clearance(const DssRobot& self, const V& acceleration,
                                     const V& other_acceleration) const {
   if (!params_valid_ || !valid(self) || !valid(other) || !finite(acceleration) || !finite(other_acceleration))
     return -std::numeric_limits<double>::infinity();
-  return plan_clearance(self, plan(self, acceleration), other, plan(other, other_acceleration), false,
+  Plan mine, theirs;
+  plan(self, acceleration, mine);
+  plan(other, other_acceleration, theirs);
+  return plan_clearance(self, mine, other, theirs, false,
                         -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity());
 }
 
@@ -394,9 +396,8 @@ DssDecision SafetySearch::decide(const DssRobot& self, const std::vector<const D
   for (std::size_t j = 0; j < others.size(); ++j)
     if (!valid(*others[j]) || !finite(other_accelerations[j])) return brake_decision(self);
 
-  std::vector<Plan> other_plans;
-  other_plans.reserve(others.size());
-  for (std::size_t j = 0; j < others.size(); ++j) other_plans.push_back(plan(*others[j], other_accelerations[j]));
+  std::vector<Plan> other_plans(others.size());
+  for (std::size_t j = 0; j < others.size(); ++j) plan(*others[j], other_accelerations[j], other_plans[j]);
 
   // Smallest clearance against all teammates, or, as soon as it drops below
   // `stop_below`, a value below that (enough to reject a candidate). The
@@ -405,8 +406,9 @@ DssDecision SafetySearch::decide(const DssRobot& self, const std::vector<const D
   // that already overlaps must also end up further apart.
   const double kAll = -std::numeric_limits<double>::infinity();
   std::size_t first = 0;
+  Plan mine;
   auto clearance_of = [&](const V& acceleration, double stop_below, bool separate = false) {
-    const Plan mine = plan(self, acceleration);
+    plan(self, acceleration, mine);
     double worst = std::numeric_limits<double>::infinity();
     for (std::size_t k = 0; k < others.size(); ++k) {
       const std::size_t j = (first + k) % others.size();

@@ -46,7 +46,7 @@ struct DssParams {
   /// rad: the most a turning robot's direction of travel may change within
   /// one window of the check; fewer windows (at most kMaxPieces per robot)
   /// when the path turns further.
-  double max_window_turn = 0.1;
+  double max_window_turn = 0.2;
   /// s: more margin for robots in motion, per m/s of the two robots' speeds
   /// (their predicted paths are only as good as the velocities they start
   /// from). 0: `margin` alone.
@@ -182,7 +182,7 @@ class SafetySearch {
   // (a straight robot: the step, then braking; a turning one: windows of its
   // arc), then at rest at `rest`.
   struct Piece {
-    double t0 = 0.0, t1 = 0.0;
+    double t0, t1;
     Eigen::Vector2d p, v, a;  // state at t0; acceleration over [t0, t1]
   };
 
@@ -198,8 +198,10 @@ class SafetySearch {
     double reach = 0.0;  // bound on the path length, for a cheap far-apart test
   };
 
-  Plan plan(const DssRobot& robot, const Eigen::Vector2d& acceleration) const;
-  Plan turning_plan(const DssRobot& robot, const Eigen::Vector2d& acceleration) const;
+  // The plan of `robot` applying `acceleration` for the step, into `out`
+  // (plans are large: filled in place rather than returned).
+  void plan(const DssRobot& robot, const Eigen::Vector2d& acceleration, Plan& out) const;
+  void turning_plan(const DssRobot& robot, const Eigen::Vector2d& acceleration, Plan& out) const;
   // What the pair keeps on top of its radii.
   double pair_margin(const DssRobot& a, const DssRobot& b) const;
   // Clearance of two plans; with `separate`, a pair that already overlaps

@@ -691,6 +691,33 @@ TEST(SafetySearchTurning, ExtremeTurnRatesStayFiniteAndNonFiniteOnesBrake) {
   EXPECT_FALSE(dss.safe_acceleration(mirosot(V(-1.0, 0.0), V::Zero(), 0.0, 0.0), {broken}).inputs_valid);
 }
 
+// --- margin for speed --------------------------------------------------------------------
+
+TEST(SafetySearch, SpeedMarginKeepsMovingRobotsFurtherApartAndStillOnesAsClose) {
+  DssParams p = mirosot_params();
+  const SafetySearch plain(p);
+  p.speed_margin = 0.03;
+  const SafetySearch wary(p);
+  // 1 m/s straight at a standing teammate: braking now it stops 2 cm short
+  // of the plain margin, inside the 3 cm the speed adds.
+  const DssRobot mate = mirosot(V(0.0, 0.0), V::Zero(), 0.0, 0.0);
+  const double gap = 0.075 + 0.005 + 0.02 + 1.0 / 6.0;  // radii, margin, to spare, braking
+  DssRobot me = mirosot(V(-gap, 0.0), V(1.0, 0.0), 0.0, 0.0);
+  EXPECT_GT(plain.pair_clearance(me, plain.brake_acceleration(me), mate, V::Zero()), 0.015);
+  EXPECT_NEAR(wary.pair_clearance(me, wary.brake_acceleration(me), mate, V::Zero()), -0.01, 1e-9);
+  EXPECT_FALSE(plain.safe_acceleration(me, {mate}).changed);
+  const DssDecision d = wary.safe_acceleration(me, {mate});
+  EXPECT_TRUE(d.changed);
+  EXPECT_LT(d.acceleration.x(), -2.5);
+  // Standing 1 cm apart, nothing changes: no speed, no extra margin.
+  const DssRobot neighbour = mirosot(V(0.085, 0.0), V::Zero(), 0.0, 0.0);
+  DssRobot still = mirosot(V::Zero(), V::Zero(), 0.0, 0.0);
+  still.desired_acceleration = V(0.0, 0.0);
+  EXPECT_EQ(wary.pair_clearance(still, V::Zero(), neighbour, V::Zero()),
+            plain.pair_clearance(still, V::Zero(), neighbour, V::Zero()));
+  EXPECT_FALSE(wary.safe_acceleration(still, {neighbour}).changed);
+}
+
 // --- in SkillController ------------------------------------------------------------------
 
 msg::WorldEstimate estimate(double x, double y, double theta, double vx, double vy) {
