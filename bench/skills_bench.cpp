@@ -1,9 +1,10 @@
 // Player skills' dynamics safety search (DSS, BRIEF 4.5): time per control
 // cycle for a whole team of 11 (all robots, all pairs, centralised) and for
 // one robot deciding alone against 5 teammates (what each robot's player
-// skills run). Baseline in the same run: the check of the desired
-// accelerations alone, without the search, so the table shows what searching
-// for a replacement costs on top of the check.
+// skills run), crowded also with turning robots (their paths arcs cut into
+// windows). Baseline in the same run: the check of the desired accelerations
+// alone, without the search, so the table shows what searching for a
+// replacement costs on top of the check.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -44,7 +45,7 @@ DssParams dss_params() {
 // half a field at up to 2 m/s, each desiring an acceleration towards a random
 // goal. Crowded: all within 1.5 m of the ball, heading for it (most desired
 // accelerations are unsafe: the worst case for the search).
-std::vector<std::vector<DssRobot>> scenes(int robots, bool crowded, uint32_t seed) {
+std::vector<std::vector<DssRobot>> scenes(int robots, bool crowded, uint32_t seed, bool turning = false) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   std::vector<std::vector<DssRobot>> out;
@@ -63,6 +64,8 @@ std::vector<std::vector<DssRobot>> scenes(int robots, bool crowded, uint32_t see
       r.max_acceleration = 3.0;
       r.max_deceleration = 6.0;
       r.radius = 0.09;
+      // Turning: paths curving at up to 5 rad/s, as arcs in windows.
+      if (turning) r.turn_rate = 5.0 * unit(rng);
       team.push_back(r);
     }
     out.push_back(std::move(team));
@@ -120,8 +123,8 @@ void team_check(benchmark::State& state, bool crowded, const std::string& name) 
 }
 
 // DSS for all 11 robots of a team, all pairs.
-void team_search(benchmark::State& state, bool crowded, const std::string& name) {
-  measure(state, name, scenes(11, crowded, 1), [](const SafetySearch& dss, const std::vector<DssRobot>& team) {
+void team_search(benchmark::State& state, bool crowded, const std::string& name, bool turning = false) {
+  measure(state, name, scenes(11, crowded, 1, turning), [](const SafetySearch& dss, const std::vector<DssRobot>& team) {
     const std::vector<DssDecision> out = dss.search(team);
     benchmark::DoNotOptimize(out.data());
     long changed = 0;
@@ -145,9 +148,9 @@ void robot_check(benchmark::State& state, bool crowded, const std::string& name)
 }
 
 // The decentralised call each robot's player skills make: self against 5 teammates.
-void robot_search(benchmark::State& state, bool crowded, const std::string& name) {
+void robot_search(benchmark::State& state, bool crowded, const std::string& name, bool turning = false) {
   std::vector<std::pair<DssRobot, std::vector<DssRobot>>> cases;
-  for (const auto& team : scenes(6, crowded, 2))
+  for (const auto& team : scenes(6, crowded, 2, turning))
     cases.emplace_back(team[0], std::vector<DssRobot>(team.begin() + 1, team.end()));
   using Case = std::pair<DssRobot, std::vector<DssRobot>>;
   measure(state, name, cases, [](const SafetySearch& dss, const Case& c) {
@@ -165,6 +168,10 @@ void robot_vs5_check_open(benchmark::State& s) { robot_check(s, false, "robot_vs
 void robot_vs5_dss_open(benchmark::State& s) { robot_search(s, false, "robot_vs5_dss_open"); }
 void robot_vs5_check_crowded(benchmark::State& s) { robot_check(s, true, "robot_vs5_check_crowded"); }
 void robot_vs5_dss_crowded(benchmark::State& s) { robot_search(s, true, "robot_vs5_dss_crowded"); }
+void team11_dss_crowded_turning(benchmark::State& s) { team_search(s, true, "team11_dss_crowded_turning", true); }
+void robot_vs5_dss_crowded_turning(benchmark::State& s) {
+  robot_search(s, true, "robot_vs5_dss_crowded_turning", true);
+}
 
 BENCHMARK(team11_check_open);
 BENCHMARK(team11_dss_open);
@@ -174,6 +181,8 @@ BENCHMARK(robot_vs5_check_open);
 BENCHMARK(robot_vs5_dss_open);
 BENCHMARK(robot_vs5_check_crowded);
 BENCHMARK(robot_vs5_dss_crowded);
+BENCHMARK(team11_dss_crowded_turning);
+BENCHMARK(robot_vs5_dss_crowded_turning);
 
 }  // namespace
 
@@ -189,7 +198,9 @@ int main(int argc, char** argv) {
       {"team11_check_open", "team11_check_open"},         {"team11_dss_open", "team11_check_open"},
       {"team11_check_crowded", "team11_check_crowded"},   {"team11_dss_crowded", "team11_check_crowded"},
       {"robot_vs5_check_open", "robot_vs5_check_open"},   {"robot_vs5_dss_open", "robot_vs5_check_open"},
-      {"robot_vs5_check_crowded", "robot_vs5_check_crowded"}, {"robot_vs5_dss_crowded", "robot_vs5_check_crowded"}};
+      {"robot_vs5_check_crowded", "robot_vs5_check_crowded"}, {"robot_vs5_dss_crowded", "robot_vs5_check_crowded"},
+      {"team11_dss_crowded_turning", "team11_check_crowded"},
+      {"robot_vs5_dss_crowded_turning", "robot_vs5_check_crowded"}};
   for (const auto& [name, base_name] : rows) {
     if (!g_results.count(name)) continue;
     const Result& r = g_results[name];

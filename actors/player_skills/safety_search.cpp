@@ -14,6 +14,10 @@ using V = Eigen::Vector2d;
 // safe: rounding, not geometry (a pair moving apart from an overlap touches
 // its own starting distance at t = 0).
 constexpr double kTolerance = 1e-7;  // m
+// A turning robot's arc is cut into windows that bend away from their
+// starting tangent by at most this much: the parabola of a window then
+// follows the arc to within a small fraction of it.
+constexpr double kMaxWindowBend = 2e-3;  // m
 // How much further apart an overlapping pair must end up for a replacement
 // acceleration to count as separating them (a fraction of a millimetre: one
 // step at a third of the limit, then braking).
@@ -102,16 +106,28 @@ double min_distance_squared(const V& P, const V& Vel, const V& A, double duratio
   return best;
 }
 
+double SafetySearch::pair_margin(const DssRobot& a, const DssRobot& b) const {
+  if (params_.speed_margin == 0.0) return params_.margin;
+  return params_.margin + params_.speed_margin * (a.velocity.norm() + b.velocity.norm());
+}
+
+double curvature_keeping_deceleration(double max_deceleration, double turn_rate, double speed, double half_track) {
+  const double lever = std::abs(turn_rate) * half_track;
+  if (!(speed > 0.0) || !(lever > 0.0)) return max_deceleration;
+  return max_deceleration * speed / (speed + lever);
+}
+
 SafetySearch::SafetySearch(DssParams params)
     : params_(params),
       params_valid_(std::isfinite(params.dt) && params.dt > 0.0 && std::isfinite(params.margin) &&
-                    params.margin >= 0.0) {
+                    params.margin >= 0.0 && std::isfinite(params.speed_margin) && params.speed_margin >= 0.0) {
   params_.ring_directions = std::clamp(params_.ring_directions, 0, 256);
   params_.ring_levels = std::clamp(params_.ring_levels, 0, 32);
 }
 
 bool SafetySearch::valid(const DssRobot& r) {
   return finite(r.position) && finite(r.velocity) && finite(r.desired_acceleration) && finite(r.drive_axis) &&
+         std::isfinite(r.turn_rate) &&
          std::isfinite(r.max_acceleration) && r.max_acceleration >= 0.0 && std::isfinite(r.max_deceleration) &&
          r.max_deceleration > 0.0 && std::isfinite(r.radius) && r.radius >= 0.0;
 }
@@ -134,9 +150,12 @@ V SafetySearch::feasible(const DssRobot& robot, const V& acceleration) const {
   return n > limit ? V(acceleration * (limit / n)) : acceleration;
 }
 
-SafetySearch::Plan SafetySearch::plan(const DssRobot& robot, const V& acceleration) const {
+void SafetySearch::plan(const DssRobot& robot, const V& acceleration, Plan& out) const {
+  if (robot.turn_rate != 0.0) {
+    turning_plan(robot, acceleration, out);
+    return;
+  }
   const double dt = params_.dt;
-  Plan out;
   Piece& step = out.pieces[0];
   step.t0 = 0.0;
   step.t1 = dt;
@@ -163,13 +182,105 @@ SafetySearch::Plan SafetySearch::plan(const DssRobot& robot, const V& accelerati
     out.rest = p1 + 0.5 * u * stop;  // straight-line braking covers v^2 / 2b
     out.reach += 0.5 * speed * stop;
   }
-  return out;
+}
+
+void SafetySearch::turning_plan(const DssRobot& robot, const V& acceleration, Plan& out) const {
+  const double dt = params_.dt;
+  const double w = robot.turn_rate;
+  // Windows over which the direction of travel turns by at most this much;
+  // a path turning further than the pieces allow gets wider windows.
+  const double max_turn =
+      std::isfinite(params_.max_window_turn) && params_.max_window_turn > 1e-3 ? params_.max_window_turn : 1e-3;
+  constexpr int kMaxStepPieces = 4;
+  auto rotated = [](const V& x, double angle) {
+    const double c = std::cos(angle), s = std::sin(angle);
+    return V(c * x.x() - s * x.y(), s * x.x() + c * x.y());
+  };
+
+  // The velocity along the arc. The step: (v0 + a t) turned by w t, the
+  // robot's own acceleration turning with it. Then the brake, keeping the
+  // curvature k = w / speed of the end of the step: after braking for tau
+  // the robot has covered s(tau) = speed tau - b tau^2 / 2 and turned by k s.
+  const V u = rotated(robot.velocity + acceleration * dt, w * dt);  // velocity at the end of the step
+  const double speed = u.norm();
+  const double b = robot.max_deceleration;
+  const double stop = speed > 1e-12 ? speed / b : 0.0;
+  const V dir = speed > 1e-12 ? V(u / speed) : V::Zero();
+  const double curvature = speed > 1e-12 ? w / speed : 0.0;
+  auto velocity = [&](double t) {
+    if (t <= dt) return rotated(robot.velocity + acceleration * t, w * t);
+    const double tau = std::min(t - dt, stop);
+    return V(rotated(dir, curvature * (speed * tau - 0.5 * b * tau * tau)) * (speed - b * tau));
+  };
+
+  // Each window is the parabola through the arc's points at its start,
+  // middle and end (found with Simpson's rule on the exact velocity): the
+  // windows' ends lie on the arc, so nothing builds up from window to window,
+  // and in between a parabola follows an arc turning by max_window_turn to
+  // within a fraction of a millimetre.
+  out.count = 0;
+  out.reach = 0.0;
+  V p = robot.position;
+  V v0 = velocity(0.0);
+  auto add = [&](double t0, double t1) {
+    const double T = t1 - t0;
+    const V vq = velocity(t0 + 0.25 * T), vm = velocity(t0 + 0.5 * T), v3 = velocity(t0 + 0.75 * T),
+            v1 = velocity(t1);
+    const V pm = p + T / 12.0 * (v0 + 4.0 * vq + vm);
+    const V p1 = pm + T / 12.0 * (vm + 4.0 * v3 + v1);
+    // p(tau) = p + B tau + C tau^2 through pm at T / 2 and p1 at T.
+    const V C = 2.0 * (p1 - 2.0 * pm + p) / (T * T);
+    const V B = (p1 - p) / T - C * T;
+    Piece& piece = out.pieces[out.count++];
+    piece.t0 = t0;
+    piece.t1 = t1;
+    piece.p = p;
+    piece.v = B;
+    piece.a = 2.0 * C;
+    // The parabola's length: its speed |B + 2 C tau| is convex, so on each
+    // quarter of the window at most the larger of the quarter's ends.
+    double previous = B.norm();
+    for (int q = 1; q <= 4; ++q) {
+      const double next = (B + 2.0 * C * (0.25 * q * T)).norm();
+      out.reach += 0.25 * T * std::max(previous, next);
+      previous = next;
+    }
+    p = p1;
+    v0 = v1;
+  };
+
+  // How many windows a stretch of path of length `length` turning by `turn`
+  // needs: each turns by at most max_turn, and bends away from its start's
+  // tangent by at most kMaxWindowBend (turn * length / 2 for the whole
+  // stretch, a quarter of that for half as long a window), which bounds what
+  // a parabola misses of an arc when the speed changes along it.
+  auto windows = [&](double turn, double length, int most) {
+    const double by_turn = std::ceil(turn / max_turn);
+    const double by_bend = std::ceil(std::sqrt(0.5 * turn * length / kMaxWindowBend));
+    const double n = std::max(by_turn, by_bend);
+    return n >= most ? most : std::max(1, static_cast<int>(n));  // NaN: 1
+  };
+  const double step_length = robot.velocity.norm() * dt + 0.5 * acceleration.norm() * dt * dt;
+  const int step_pieces = windows(std::abs(w) * dt, step_length, kMaxStepPieces);
+  for (int k = 1; k <= step_pieces; ++k) add(dt * (k - 1) / step_pieces, k == step_pieces ? dt : dt * k / step_pieces);
+  if (speed > 1e-12) {
+    // Windows of equal turn are windows of equal path length: the k-th ends
+    // where k / pieces of the braking distance are covered.
+    const double brake_length = speed * speed / (2.0 * b);
+    const double total_turn = std::abs(w) * speed / (2.0 * b);
+    const int pieces = windows(total_turn, brake_length, kMaxPieces - step_pieces);
+    for (int k = 1; k <= pieces; ++k) {
+      const double tau = k == pieces ? stop : stop * (1.0 - std::sqrt(1.0 - static_cast<double>(k) / pieces));
+      add(out.pieces[out.count - 1].t1, dt + tau);
+    }
+  }
+  out.rest = p;
 }
 
 double SafetySearch::plan_clearance(const DssRobot& a, const Plan& pa, const DssRobot& b, const Plan& pb,
                                     bool separate, double stop_below, double cap) const {
   const double d0 = (a.position - b.position).norm();
-  const double keep = a.radius + b.radius + params_.margin;
+  const double keep = a.radius + b.radius + pair_margin(a, b);
   // Already overlapping: the pair must only not come any closer.
   const bool overlapping = d0 < keep;
   const double required = std::min(keep, d0);
@@ -178,29 +289,21 @@ double SafetySearch::plan_clearance(const DssRobot& a, const Plan& pa, const Dss
   const double apart = d0 - pa.reach - pb.reach;
   if (!overlapping && apart >= required) return apart - required;
 
-  // Window boundaries: the start, the end of the step, each robot's stop
-  // time. They differ, so the brake phase splits into sub-segments at the
-  // earlier stop. After the later stop both are at rest: nothing changes.
-  double times[5];
-  int n = 0;
-  times[n++] = 0.0;
-  for (int i = 0; i < pa.count; ++i) times[n++] = pa.pieces[i].t1;
-  for (int i = 0; i < pb.count; ++i) times[n++] = pb.pieces[i].t1;
-  std::sort(times, times + n);
-
+  // Windows: every boundary of either plan (the end of the step, each
+  // robot's stop time and a turning robot's arc windows), walked through
+  // both plans at once. They differ, so e.g. the brake phase of two straight
+  // robots splits into sub-segments at the earlier stop. After the later
+  // stop both are at rest: nothing changes.
   struct State {
     V p, v, a;
   };
-  // The state at t0 and the acceleration over [t0, t1] of a robot's plan.
-  auto state = [](const Plan& plan, double t0, double t1) {
-    for (int i = 0; i < plan.count; ++i) {
-      const Piece& piece = plan.pieces[i];
-      if (t0 >= piece.t0 - 1e-12 && t1 <= piece.t1 + 1e-12) {
-        const double tau = t0 - piece.t0;
-        return State{piece.p + piece.v * tau + 0.5 * piece.a * tau * tau, piece.v + piece.a * tau, piece.a};
-      }
-    }
-    return State{plan.rest, V::Zero(), V::Zero()};
+  // The state at t0 of a plan's piece i (or at rest after its last), and
+  // the acceleration from there.
+  auto state = [](const Plan& plan, int i, double t0) {
+    if (i >= plan.count) return State{plan.rest, V::Zero(), V::Zero()};
+    const Piece& piece = plan.pieces[i];
+    const double tau = t0 - piece.t0;
+    return State{piece.p + piece.v * tau + 0.5 * piece.a * tau * tau, piece.v + piece.a * tau, piece.a};
   };
 
   // Only windows that could bring the distance below both the closest so far
@@ -210,15 +313,27 @@ double SafetySearch::plan_clearance(const DssRobot& a, const Plan& pa, const Dss
   const double stop_distance = required + stop_below;
   const double stop2 = stop_distance > 0.0 ? stop_distance * stop_distance : -1.0;
   double min2 = d0 * d0;
-  for (int i = 0; i + 1 < n && !(min2 < stop2); ++i) {
-    const double t0 = times[i], t1 = times[i + 1];
+  constexpr double kForever = std::numeric_limits<double>::infinity();
+  int ia = 0, ib = 0;
+  double t0 = 0.0;
+  // Each pass ends at least one piece: bounded even if a time were NaN.
+  for (int pass = 0; pass < pa.count + pb.count && !(min2 < stop2); ++pass) {
+    const double end_a = ia < pa.count ? pa.pieces[ia].t1 : kForever;
+    const double end_b = ib < pb.count ? pb.pieces[ib].t1 : kForever;
+    const double t1 = std::min(end_a, end_b);
+    if (!(t1 < kForever)) break;
     const double T = t1 - t0;
-    if (T <= 1e-12) continue;
-    const State sa = state(pa, t0, t1), sb = state(pb, t0, t1);
-    const V P = sa.p - sb.p, Vel = sa.v - sb.v, A = 0.5 * (sa.a - sb.a);
-    const double lower = P.norm() - Vel.norm() * T - A.norm() * T * T;  // nearest the window could get
-    if (lower > 0.0 && (lower * lower >= min2 || lower >= cap_distance)) continue;
-    min2 = std::min(min2, min_distance_squared(P, Vel, A, T));
+    if (T > 1e-12) {
+      const State sa = state(pa, ia, t0), sb = state(pb, ib, t0);
+      const V P = sa.p - sb.p, Vel = sa.v - sb.v, A = 0.5 * (sa.a - sb.a);
+      const double lower = P.norm() - Vel.norm() * T - A.norm() * T * T;  // nearest the window could get
+      if (!(lower > 0.0 && (lower * lower >= min2 || lower >= cap_distance)))
+        min2 = std::min(min2, min_distance_squared(P, Vel, A, T));
+    }
+    // A piece shorter than the tolerance is passed over, as before.
+    if (!(end_a > t1)) ++ia;
+    if (!(end_b > t1)) ++ib;
+    t0 = t1;
   }
   const double clearance = std::sqrt(min2) - required;
   if (!overlapping || !separate) return clearance;
@@ -229,7 +344,10 @@ double SafetySearch::pair_clearance(const DssRobot& self, const V& acceleration,
                                     const V& other_acceleration) const {
   if (!params_valid_ || !valid(self) || !valid(other) || !finite(acceleration) || !finite(other_acceleration))
     return -std::numeric_limits<double>::infinity();
-  return plan_clearance(self, plan(self, acceleration), other, plan(other, other_acceleration), false,
+  Plan mine, theirs;
+  plan(self, acceleration, mine);
+  plan(other, other_acceleration, theirs);
+  return plan_clearance(self, mine, other, theirs, false,
                         -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity());
 }
 
@@ -278,9 +396,8 @@ DssDecision SafetySearch::decide(const DssRobot& self, const std::vector<const D
   for (std::size_t j = 0; j < others.size(); ++j)
     if (!valid(*others[j]) || !finite(other_accelerations[j])) return brake_decision(self);
 
-  std::vector<Plan> other_plans;
-  other_plans.reserve(others.size());
-  for (std::size_t j = 0; j < others.size(); ++j) other_plans.push_back(plan(*others[j], other_accelerations[j]));
+  std::vector<Plan> other_plans(others.size());
+  for (std::size_t j = 0; j < others.size(); ++j) plan(*others[j], other_accelerations[j], other_plans[j]);
 
   // Smallest clearance against all teammates, or, as soon as it drops below
   // `stop_below`, a value below that (enough to reject a candidate). The
@@ -289,8 +406,9 @@ DssDecision SafetySearch::decide(const DssRobot& self, const std::vector<const D
   // that already overlaps must also end up further apart.
   const double kAll = -std::numeric_limits<double>::infinity();
   std::size_t first = 0;
+  Plan mine;
   auto clearance_of = [&](const V& acceleration, double stop_below, bool separate = false) {
-    const Plan mine = plan(self, acceleration);
+    plan(self, acceleration, mine);
     double worst = std::numeric_limits<double>::infinity();
     for (std::size_t k = 0; k < others.size(); ++k) {
       const std::size_t j = (first + k) % others.size();
@@ -324,7 +442,7 @@ DssDecision SafetySearch::decide(const DssRobot& self, const std::vector<const D
   bool overlapping = false;
   for (const DssRobot* other : others)
     overlapping =
-        overlapping || (self.position - other->position).norm() < self.radius + other->radius + params_.margin;
+        overlapping || (self.position - other->position).norm() < self.radius + other->radius + pair_margin(self, *other);
   for (bool separate : {true, false}) {
     if (separate && !overlapping) continue;
     for (const V& option : options) {

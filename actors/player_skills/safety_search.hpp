@@ -25,6 +25,12 @@ struct DssRobot {
   /// heading) gets a unit vector here and is only offered accelerations along
   /// it; zero means any direction (omnidirectional).
   Eigen::Vector2d drive_axis = Eigen::Vector2d::Zero();
+  /// rad/s, counter-clockwise: how fast the robot's direction of travel
+  /// turns (a differential robot: its angular velocity). 0 is a straight
+  /// path. A turning robot turns at this rate through the step and then keeps
+  /// the curvature it has at the end of the step while it brakes (see
+  /// SafetySearch, "Turning").
+  double turn_rate = 0.0;
 };
 
 struct DssParams {
@@ -37,6 +43,14 @@ struct DssParams {
   /// decides alone then allows for the step its teammates are about to take
   /// (they decide at the same time), which Botnia's assumption leaves out.
   bool teammates_finish_step = false;
+  /// rad: the most a turning robot's direction of travel may change within
+  /// one window of the check; fewer windows (at most kMaxPieces per robot)
+  /// when the path turns further.
+  double max_window_turn = 0.2;
+  /// s: more margin for robots in motion, per m/s of the two robots' speeds
+  /// (their predicted paths are only as good as the velocities they start
+  /// from). 0: `margin` alone.
+  double speed_margin = 0.0;
 };
 
 /// What DSS decided for one robot.
@@ -63,6 +77,14 @@ std::array<double, 5> distance_squared_coefficients(const Eigen::Vector2d& P, co
 /// polynomial no longer describes the motion) are never considered.
 double min_distance_squared(const Eigen::Vector2d& P, const Eigen::Vector2d& V, const Eigen::Vector2d& A,
                             double duration);
+
+/// What a differential robot slows down with when it brakes keeping the
+/// curvature of its path (m/s^2): its motor scales both wheels alike, so the
+/// outer wheel, faster than the robot by |turn_rate| * half_track, reaches
+/// the wheels' limit max_deceleration first:
+/// max_deceleration * speed / (speed + |turn_rate| * half_track).
+/// max_deceleration itself when the robot is not turning (or not moving).
+double curvature_keeping_deceleration(double max_deceleration, double turn_rate, double speed, double half_track);
 
 /// Dynamics Safety Search.
 ///
@@ -101,6 +123,19 @@ double min_distance_squared(const Eigen::Vector2d& P, const Eigen::Vector2d& V, 
 /// avoid a teammate), the candidate with the largest clearance is returned,
 /// marked unsafe. The desired acceleration is checked at what the robot can
 /// do (clamped to its limit), but returned unchanged when safe.
+///
+/// Turning. A robot with a turn_rate w follows an arc rather than a line:
+/// over the step its velocity (v + a t) is rotated by w t (a differential
+/// robot's acceleration along its heading turns with it), and while braking
+/// it keeps the curvature it has at the end of the step, w / |u| (u the
+/// velocity then), so its direction turns by w |u| / (2 max_deceleration)
+/// until it stops. That is what a differential robot does when its motor
+/// scales both wheels alike. The arc is cut into windows over which the
+/// direction turns by at most max_window_turn; on each the velocity changes
+/// linearly between its exact values at the window's ends (the chord of the
+/// arc; positions chain from window to window), so the acceleration is
+/// constant per window and the quartic check above applies unchanged. With
+/// turn_rate 0 the plan is the straight one, exactly.
 ///
 /// Invalid input (a non-finite number, max_deceleration <= 0, a negative
 /// radius or max_acceleration, dt <= 0) is treated as unsafe: the robot brakes
@@ -143,20 +178,32 @@ class SafetySearch {
   const DssParams& params() const { return params_; }
 
  private:
-  // A robot's trajectory over the horizon: up to two pieces of constant
-  // acceleration (the step, then braking), then at rest at `rest`.
+  // A robot's trajectory over the horizon: pieces of constant acceleration
+  // (a straight robot: the step, then braking; a turning one: windows of its
+  // arc), then at rest at `rest`.
   struct Piece {
-    double t0 = 0.0, t1 = 0.0;
+    double t0, t1;
     Eigen::Vector2d p, v, a;  // state at t0; acceleration over [t0, t1]
   };
+
+ public:
+  /// Most pieces in one robot's plan (windows of a turning robot's arc).
+  static constexpr int kMaxPieces = 24;
+
+ private:
   struct Plan {
-    std::array<Piece, 2> pieces;
+    std::array<Piece, kMaxPieces> pieces;
     int count = 0;
     Eigen::Vector2d rest;
     double reach = 0.0;  // bound on the path length, for a cheap far-apart test
   };
 
-  Plan plan(const DssRobot& robot, const Eigen::Vector2d& acceleration) const;
+  // The plan of `robot` applying `acceleration` for the step, into `out`
+  // (plans are large: filled in place rather than returned).
+  void plan(const DssRobot& robot, const Eigen::Vector2d& acceleration, Plan& out) const;
+  void turning_plan(const DssRobot& robot, const Eigen::Vector2d& acceleration, Plan& out) const;
+  // What the pair keeps on top of its radii.
+  double pair_margin(const DssRobot& a, const DssRobot& b) const;
   // Clearance of two plans; with `separate`, a pair that already overlaps
   // must also end up further apart than it starts. Exact when below both
   // `cap` and `stop_below`; otherwise only known to be >= cap, or < stop_below

@@ -492,6 +492,232 @@ TEST(SafetySearch, NonFiniteInputBrakesWithoutThrowing) {
   EXPECT_FALSE(std::isfinite(broken.pair_clearance(me, V::Zero(), mate, V::Zero())));
 }
 
+// --- turning ----------------------------------------------------------------------------
+
+// The turning model written out independently of SafetySearch, as a
+// velocity over time: over the step (v0 + a t) turned by w t; then braking
+// at max_deceleration along the path, the curvature w / |u| of the end of
+// the step kept (u the velocity then).
+V turning_velocity_at(const DssRobot& r, const V& a, double dt, double t) {
+  auto turned = [](const V& x, double angle) { return V(Eigen::Rotation2Dd(angle) * x); };
+  if (t <= dt) return turned(r.velocity + a * t, r.turn_rate * t);
+  const V u = turned(r.velocity + a * dt, r.turn_rate * dt);
+  const double speed = u.norm();
+  const double tau = t - dt;
+  if (speed == 0.0 || tau >= speed / r.max_deceleration) return V::Zero();
+  const double travelled = speed * tau - 0.5 * r.max_deceleration * tau * tau;
+  return turned(u / speed, r.turn_rate / speed * travelled) * (speed - r.max_deceleration * tau);
+}
+
+double turning_horizon(const DssRobot& r, const V& a, double dt) {
+  return dt + (r.velocity + a * dt).norm() / r.max_deceleration;
+}
+
+// Smallest distance between two robots following the turning model,
+// integrated (trapezoid) and sampled on a fine grid.
+double sampled_turning_min_distance(const DssRobot& a, const V& acc_a, const DssRobot& b, const V& acc_b,
+                                    double dt, double step = 2e-5) {
+  const double end = std::max(turning_horizon(a, acc_a, dt), turning_horizon(b, acc_b, dt)) + step;
+  V pa = a.position, pb = b.position;
+  V va = turning_velocity_at(a, acc_a, dt, 0.0), vb = turning_velocity_at(b, acc_b, dt, 0.0);
+  double best = (pa - pb).norm();
+  for (double t = step; t <= end; t += step) {
+    const V na = turning_velocity_at(a, acc_a, dt, t), nb = turning_velocity_at(b, acc_b, dt, t);
+    pa += 0.5 * (va + na) * step;
+    pb += 0.5 * (vb + nb) * step;
+    va = na;
+    vb = nb;
+    best = std::min(best, (pa - pb).norm());
+  }
+  return best;
+}
+
+TEST(SafetySearchTurning, PairClearanceAgreesWithSimulatedArcs) {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<double> pos(-0.5, 0.5), vel(-2.0, 2.0), acc(-3.0, 3.0), turn(-12.0, 12.0);
+  const SafetySearch dss(params());
+  int conflicts = 0, turned_into = 0;
+  for (int i = 0; i < 300; ++i) {
+    DssRobot a = robot(V(pos(rng), pos(rng)), V(vel(rng), vel(rng)));
+    DssRobot b = robot(V(pos(rng), pos(rng)), V(vel(rng), vel(rng)));
+    a.turn_rate = turn(rng);
+    b.turn_rate = i % 3 == 0 ? 0.0 : turn(rng);
+    const V aa(acc(rng), acc(rng)), ab = i % 2 ? V(acc(rng), acc(rng)) : brake(b, 0.02);
+    const double required = std::min(kKeep, (a.position - b.position).norm());
+    const double sampled = sampled_turning_min_distance(a, aa, b, ab, 0.02) - required;
+    const double clearance = dss.pair_clearance(a, aa, b, ab);
+    // Exact up to the chords of the arc windows (well under a millimetre),
+    // or a lower bound when the pair is far apart.
+    EXPECT_LE(clearance, sampled + 1e-3) << i;
+    if (sampled < 0.05) {
+      EXPECT_NEAR(clearance, sampled, 1e-3) << i;
+    }
+    if (clearance < 0.0) ++conflicts;
+    DssRobot straight_a = a, straight_b = b;
+    straight_a.turn_rate = straight_b.turn_rate = 0.0;
+    if (clearance < 0.0 && dss.pair_clearance(straight_a, aa, straight_b, ab) > 0.0) ++turned_into;
+  }
+  EXPECT_GT(conflicts, 20);    // the cases exercise collisions, not only misses
+  EXPECT_GT(turned_into, 3);   // and collisions only the turning makes
+}
+
+TEST(SafetySearchTurning, TinyTurnRatesGiveTheStraightClearance) {
+  // Turn rate 0 is the straight plan itself; the arc model tends to it.
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> pos(-0.5, 0.5), vel(-2.0, 2.0), acc(-3.0, 3.0);
+  const SafetySearch dss(params());
+  int exact = 0;
+  for (int i = 0; i < 200; ++i) {
+    DssRobot a = robot(V(pos(rng), pos(rng)), V(vel(rng), vel(rng)));
+    DssRobot b = robot(V(pos(rng), pos(rng)), V(vel(rng), vel(rng)));
+    const V aa(acc(rng), acc(rng)), ab(acc(rng), acc(rng));
+    const double straight = dss.pair_clearance(a, aa, b, ab);
+    a.turn_rate = 1e-9;
+    b.turn_rate = -1e-9;
+    const double turning = dss.pair_clearance(a, aa, b, ab);
+    // Far apart, both are only lower bounds (of different looseness), and
+    // positive; near enough for any path to matter, both are exact.
+    auto path = [](const DssRobot& r, const V& acc) {
+      const double s = (r.velocity + acc * 0.02).norm();
+      return r.velocity.norm() * 0.02 + 0.5 * acc.norm() * 0.02 * 0.02 + s * s / (2.0 * r.max_deceleration);
+    };
+    if ((a.position - b.position).norm() - path(a, aa) - path(b, ab) < kKeep) {
+      EXPECT_NEAR(turning, straight, 1e-9) << i;
+      ++exact;
+    } else {
+      EXPECT_GT(turning, 0.0) << i;
+    }
+  }
+  EXPECT_GT(exact, 40);
+}
+
+TEST(SafetySearchTurning, CurvatureKeepingBrakeIsLimitedByTheOuterWheel) {
+  EXPECT_EQ(curvature_keeping_deceleration(3.0, 0.0, 1.0, 0.034), 3.0);
+  EXPECT_EQ(curvature_keeping_deceleration(3.0, 5.0, 0.0, 0.034), 3.0);
+  // 1 m/s turning at 5 rad/s: the outer wheel runs at 1.17 m/s.
+  EXPECT_NEAR(curvature_keeping_deceleration(3.0, 5.0, 1.0, 0.034), 3.0 / 1.17, 1e-12);
+  EXPECT_NEAR(curvature_keeping_deceleration(3.0, -5.0, 1.0, 0.034), 3.0 / 1.17, 1e-12);
+}
+
+// MiroSot robots of a traced game (radius 3.75 cm, 1 m/s^2 up, 3 m/s^2
+// braking), A deciding against teammate B, both as the skills see them.
+DssRobot mirosot(V position, V velocity, double heading, double turn_rate) {
+  DssRobot r;
+  r.position = position;
+  r.velocity = velocity;
+  r.max_acceleration = 1.0;
+  r.max_deceleration = curvature_keeping_deceleration(3.0, turn_rate, velocity.norm(), 0.034);
+  r.radius = 0.0375;
+  r.drive_axis = V(std::cos(heading), std::sin(heading));
+  r.turn_rate = turn_rate;
+  return r;
+}
+
+DssParams mirosot_params() {
+  DssParams p;
+  p.dt = 0.02;
+  p.margin = 0.005;
+  p.teammates_finish_step = true;
+  return p;
+}
+
+TEST(SafetySearchTurning, TeammateCurvingIntoTheWayIsCaughtInTimeToBrake) {
+  // Ground truth 0.18 s before two teammates met at 1 m/s: A driving at
+  // 1 m/s, turning at 1.7 rad/s; B at 0.75 m/s, turning at 5.3 rad/s into
+  // A's path (headings 0.06 s earlier: -2.07 and -1.27). Their straight
+  // paths pass; their arcs do not.
+  const V pa(-0.802, -0.075), va(-0.39, -0.92), pb(-1.014, -0.243), vb(0.44, -0.61);
+  const double ha = -1.97, hb = -0.95, wa = 1.7, wb = 5.3;
+  const SafetySearch dss(mirosot_params());
+  // The straight model (turn rate 0) sees nothing to avoid: the blind spot.
+  for (const auto& [me, mate] : {std::pair{mirosot(pa, va, ha, 0.0), mirosot(pb, vb, hb, 0.0)},
+                                 std::pair{mirosot(pb, vb, hb, 0.0), mirosot(pa, va, ha, 0.0)}}) {
+    const DssDecision d = dss.safe_acceleration(me, {mate});
+    EXPECT_FALSE(d.changed);
+    EXPECT_TRUE(d.safe);
+  }
+  // Turning, both brake now, each along its own axis.
+  const DssRobot a = mirosot(pa, va, ha, wa), b = mirosot(pb, vb, hb, wb);
+  for (const auto& [me, mate] : {std::pair{a, b}, std::pair{b, a}}) {
+    const DssDecision d = dss.safe_acceleration(me, {mate});
+    EXPECT_TRUE(d.changed);
+    EXPECT_LT(d.acceleration.dot(me.velocity), -0.9 * me.max_deceleration * me.velocity.norm());
+    EXPECT_GT(std::abs(d.acceleration.normalized().dot(me.drive_axis)), 0.999);
+  }
+  // And braking both from here keeps them apart, on their arcs, while from
+  // the next truth sample (0.04 s later) it is too late.
+  EXPECT_GE(dss.pair_clearance(a, dss.brake_acceleration(a), b, dss.brake_acceleration(b)), 0.0);
+  EXPECT_GE(sampled_turning_min_distance(a, dss.brake_acceleration(a), b, dss.brake_acceleration(b), 0.02),
+            0.075);
+  const DssRobot a2 = mirosot(V(-0.817, -0.112), V(-0.33, -0.94), -1.90, 1.6);
+  const DssRobot b2 = mirosot(V(-0.993, -0.265), V(0.59, -0.47), -0.67, 7.0);
+  EXPECT_LT(dss.pair_clearance(a2, dss.brake_acceleration(a2), b2, dss.brake_acceleration(b2)), 0.0);
+}
+
+TEST(SafetySearchTurning, RobotTurningAwayFromATeammateKeepsGoing) {
+  // 1 m/s along +x, a teammate standing 20 cm ahead and 6 cm to the right.
+  const SafetySearch dss(mirosot_params());
+  const DssRobot mate = mirosot(V(0.2, -0.06), V::Zero(), 0.0, 0.0);
+  auto decide = [&](double turn_rate) { return dss.safe_acceleration(mirosot(V::Zero(), V(1.0, 0.0), 0.0, turn_rate), {mate}); };
+  // Straight on it would brake into the teammate: it brakes now.
+  EXPECT_TRUE(decide(0.0).changed);
+  // Turning left, away from it, it is safe as it is.
+  for (double w : {2.0, 4.0, 8.0}) {
+    const DssDecision d = decide(w);
+    EXPECT_FALSE(d.changed) << w;
+    EXPECT_TRUE(d.safe) << w;
+    EXPECT_GT(d.clearance, 0.0) << w;
+  }
+  // Turning right, into it, it must brake.
+  const DssDecision in = decide(-4.0);
+  EXPECT_TRUE(in.changed);
+  EXPECT_LT(in.acceleration.x(), 0.0);
+}
+
+TEST(SafetySearchTurning, ExtremeTurnRatesStayFiniteAndNonFiniteOnesBrake) {
+  const SafetySearch dss(mirosot_params());
+  const DssRobot mate = mirosot(V(0.3, 0.0), V(-1.0, 0.0), M_PI, 0.0);
+  for (double w : {-1e6, -40.0, 40.0, 1e6}) {
+    const DssDecision d = dss.safe_acceleration(mirosot(V::Zero(), V(2.0, 0.0), 0.0, w), {mate});
+    EXPECT_TRUE(d.inputs_valid) << w;
+    EXPECT_TRUE(std::isfinite(d.acceleration.x()) && std::isfinite(d.acceleration.y())) << w;
+    EXPECT_FALSE(std::isnan(d.clearance)) << w;
+  }
+  DssRobot broken = mirosot(V::Zero(), V(1.0, 0.0), 0.0, 1.0);
+  broken.turn_rate = std::numeric_limits<double>::quiet_NaN();
+  const DssDecision d = dss.safe_acceleration(broken, {mate});
+  EXPECT_FALSE(d.inputs_valid);
+  EXPECT_LT(d.acceleration.x(), 0.0);
+  EXPECT_FALSE(dss.safe_acceleration(mirosot(V(-1.0, 0.0), V::Zero(), 0.0, 0.0), {broken}).inputs_valid);
+}
+
+// --- margin for speed --------------------------------------------------------------------
+
+TEST(SafetySearch, SpeedMarginKeepsMovingRobotsFurtherApartAndStillOnesAsClose) {
+  DssParams p = mirosot_params();
+  const SafetySearch plain(p);
+  p.speed_margin = 0.03;
+  const SafetySearch wary(p);
+  // 1 m/s straight at a standing teammate: braking now it stops 2 cm short
+  // of the plain margin, inside the 3 cm the speed adds.
+  const DssRobot mate = mirosot(V(0.0, 0.0), V::Zero(), 0.0, 0.0);
+  const double gap = 0.075 + 0.005 + 0.02 + 1.0 / 6.0;  // radii, margin, to spare, braking
+  DssRobot me = mirosot(V(-gap, 0.0), V(1.0, 0.0), 0.0, 0.0);
+  EXPECT_GT(plain.pair_clearance(me, plain.brake_acceleration(me), mate, V::Zero()), 0.015);
+  EXPECT_NEAR(wary.pair_clearance(me, wary.brake_acceleration(me), mate, V::Zero()), -0.01, 1e-9);
+  EXPECT_FALSE(plain.safe_acceleration(me, {mate}).changed);
+  const DssDecision d = wary.safe_acceleration(me, {mate});
+  EXPECT_TRUE(d.changed);
+  EXPECT_LT(d.acceleration.x(), -2.5);
+  // Standing 1 cm apart, nothing changes: no speed, no extra margin.
+  const DssRobot neighbour = mirosot(V(0.085, 0.0), V::Zero(), 0.0, 0.0);
+  DssRobot still = mirosot(V::Zero(), V::Zero(), 0.0, 0.0);
+  still.desired_acceleration = V(0.0, 0.0);
+  EXPECT_EQ(wary.pair_clearance(still, V::Zero(), neighbour, V::Zero()),
+            plain.pair_clearance(still, V::Zero(), neighbour, V::Zero()));
+  EXPECT_FALSE(wary.safe_acceleration(still, {neighbour}).changed);
+}
+
 // --- in SkillController ------------------------------------------------------------------
 
 msg::WorldEstimate estimate(double x, double y, double theta, double vx, double vy) {
