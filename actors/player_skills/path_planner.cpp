@@ -75,10 +75,22 @@ V clamp_into(const Box& box, const V& p) { return p.cwiseMax(box.min()).cwiseMin
 
 }  // namespace
 
-FreeSpace field_free_space(double length, double width, double robot_radius, double goal_width, double goal_depth) {
+FreeSpace field_free_space(double length, double width, double robot_radius, double goal_width, double goal_depth,
+                           double run_off) {
   const double hx = 0.5 * length, hy = 0.5 * width, r = robot_radius;
+  const double out = std::max(0.0, run_off);
   FreeSpace space;
-  space.emplace_back(V(-hx + r, -hy + r), V(hx - r, hy - r));
+  space.emplace_back(V(-hx + r, -hy - out + r), V(hx - r, hy + out - r));
+  // Beyond the end lines, beside the goals; each box reaches r into the
+  // field's, as the mouths do.
+  const double beside = std::max(0.0, 0.5 * goal_width) + r;
+  if (out > 0.0 && beside < hy + out - r) {
+    for (double sx : {1.0, -1.0})
+      for (double sy : {1.0, -1.0}) {
+        const V a(sx * (hx - 2.0 * r), sy * beside), b(sx * (hx + out - r), sy * (hy + out - r));
+        space.emplace_back(a.cwiseMin(b), a.cwiseMax(b));
+      }
+  }
   const double mouth = 0.5 * goal_width - r;
   if (mouth > 0.0 && goal_depth > 0.0) {
     // The mouth rectangle reaches r into the field's: a robot whose centre
@@ -87,6 +99,20 @@ FreeSpace field_free_space(double length, double width, double robot_radius, dou
     space.emplace_back(V(-hx - goal_depth + r, -mouth), V(-hx + 2.0 * r, mouth));
   }
   return space;
+}
+
+V clamp_into_free_space(const FreeSpace& space, const V& p) {
+  V best = p;
+  double best_d2 = std::numeric_limits<double>::infinity();
+  for (const Box& box : space) {
+    const V q = clamp_into(box, p);
+    const double d2 = (q - p).squaredNorm();
+    if (d2 < best_d2) {
+      best_d2 = d2;
+      best = q;
+    }
+  }
+  return best;
 }
 
 double PlanResult::length() const {

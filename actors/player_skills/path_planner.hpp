@@ -37,8 +37,17 @@ using FreeSpace = std::vector<Eigen::AlignedBox2d>;
 /// goal_depth > 0, the two goal mouths behind the end lines (|x| up to
 /// length/2 + goal_depth - robot_radius, |y| <= goal_width/2 - robot_radius),
 /// overlapping the field's rectangle so paths pass from one into the other.
+/// On an open field (no walls) robots may also leave the field: `run_off`
+/// (the boundary strip less whatever clearance the caller keeps from its
+/// edge) widens the field by that much on the sides, and at the ends
+/// beside the goals (|y| >= goal_width/2 + robot_radius), never through a
+/// goal's net.
 FreeSpace field_free_space(double length, double width, double robot_radius, double goal_width = 0.0,
-                           double goal_depth = 0.0);
+                           double goal_depth = 0.0, double run_off = 0.0);
+
+/// The point of `space` nearest to p (p itself when it is inside); p when
+/// `space` is empty.
+Eigen::Vector2d clamp_into_free_space(const FreeSpace& space, const Eigen::Vector2d& p);
 
 /// Defaults: the biases usually quoted for Bruce and Veloso's ERRT (the
 /// Botnia thesis gives no numbers). On the replanning unit test a waypoint

@@ -7,6 +7,7 @@
 
 #include <Eigen/Dense>
 
+#include "actors/player_skills/shot_geometry.hpp"
 #include "runtime/angle.hpp"
 
 namespace robocaf::actors {
@@ -93,7 +94,15 @@ SkillController::SkillController(msg::Team team, uint32_t robot_id, const msg::L
       symmetric_(league.robot().drive() == msg::DRIVE_DIFFERENTIAL && league.robot().kick_speed() <= 0.0),
       planner_(planner_params(team, robot_id, league, params)),
       free_space_(field_free_space(league.field().length(), league.field().width(), league.robot().radius(),
-                                   league.field().goal_width(), league.field().goal_depth())) {}
+                                   league.field().goal_width(), league.field().goal_depth(), run_off(league))) {}
+
+double SkillController::run_off(const msg::LeaguePreset& league) {
+  // Robots may leave an open field (MSL, SSL) to get behind a ball on a
+  // line; they keep clear of the boundary's edge, which stops them.
+  constexpr double kBoundaryClearance = 0.1;
+  if (league.field().walls()) return 0.0;
+  return std::max(0.0, league.field().boundary_width() - kBoundaryClearance);
+}
 
 // --- motion primitives ----------------------------------------------------------
 
@@ -168,15 +177,9 @@ SkillController::Vel SkillController::go_to_pose(const Pose& self, double tx, do
 }
 
 void SkillController::clamp_to_field(double& x, double& y) const {
-  const auto& f = league_.field();
-  const double r = league_.robot().radius();
-  const double hy = std::max(0.0, 0.5 * f.width() - r);
-  y = std::clamp(y, -hy, hy);
-  // Inside the goal mouth the robot may go into the goal, e.g. to get behind
-  // a ball lying on its own goal line.
-  const bool in_mouth = std::abs(y) < 0.5 * f.goal_width() - r;
-  const double hx = std::max(0.0, 0.5 * f.length() - r + (in_mouth ? std::max(0.0, f.goal_depth()) : 0.0));
-  x = std::clamp(x, -hx, hx);
+  const V q = clamp_into_free_space(free_space_, V(x, y));
+  x = q.x();
+  y = q.y();
 }
 
 void SkillController::keep_out_of_own_goal_area(double& x, double& y) const {
@@ -383,13 +386,27 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
   const double aim_y = std::clamp(b.y(), -std::max(0.0, 0.5 * f.goal_width() - aim_margin),
                                   std::max(0.0, 0.5 * f.goal_width() - aim_margin));
   const V goal(a * 0.5 * f.length(), aim_y);
-  V u = unit_or(goal - b, V(a, 0.0));
-  const V q = b - u * behind;
+  // From a steep angle the near post hides the mouth: a shot would hit it.
+  // Take the ball in front of the goal first (MI20's and Clockwork Orange's
+  // corner ball), and shoot once the mouth has opened up.
+  const double open = goal_open_angle(b, a * 0.5 * f.length(), 0.5 * f.goal_width(), rb);
+  if (open < params_.min_shot_angle) to_shot_spot_ = true;
+  else if (open > 2.0 * params_.min_shot_angle) to_shot_spot_ = false;
+  const double spot_depth = std::max(f.goal_width(), f.goal_area_depth() + 2.0 * r);
+  const V shot_spot(a * (0.5 * f.length() - spot_depth), 0.0);
+  const bool beside_goal = a * b.x() > 0.5 * f.length() - spot_depth;
   auto reachable = [this](const V& v) {
     double x = v.x(), y = v.y();
     clamp_to_field(x, y);
     return std::abs(x - v.x()) < 1e-9 && std::abs(y - v.y()) < 1e-9;
   };
+  V u = unit_or(goal - b, V(a, 0.0));
+  if (to_shot_spot_ && beside_goal) {
+    // Unless the ball lies against a wall: pushed along it, it slides in.
+    const V to_spot = unit_or(shot_spot - b, V(a, 0.0));
+    if (reachable(b - to_spot * behind)) u = to_spot;
+  }
+  const V q = b - u * behind;
   // A ball being pushed along the opponent end wall keeps its push direction
   // into the goal mouth (there the line to the goal is reachable again, but
   // turning to it would let the ball roll across the mouth).
@@ -437,8 +454,18 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
   const V q_start = b - u * start;
   const double cone = lat_tol + 0.1 * std::max(0.0, -s - behind);
   const bool behind_ball = s < -(contact - 0.01);
+  // A mouth that holds the ball (a passive scoop while the robot does not
+  // back away) lets the robot carry it and turn with it. Turning to align
+  // would fling it out sideways; the robot keeps pushing towards its aim
+  // instead, turning gently.
+  const double mouth_half = 0.5 * robot.mouth_width();
+  const bool holding = robot.mouth_captures() && mouth_half > 0.0 && to_ball_now(p, world) < contact + 0.04 &&
+                       std::abs(wrap_angle(angle_of(V(world.ball().position().x(), world.ball().position().y()) - p) -
+                                           self.theta)) < std::asin(std::min(1.0, mouth_half / contact));
+  if (holding) phase_ = AttackPhase::kPush;
   switch (phase_) {
     case AttackPhase::kPush: {
+      if (holding) break;
       const bool passed = s > -0.5 * r;
       const bool off_line = std::abs(lat) > 1.5 * cone + 0.01;
       if (passed || off_line || std::abs(herr) > 1.0) phase_ = AttackPhase::kApproach;
@@ -467,13 +494,24 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
     // the line, one contact distance behind), then drive through; after a
     // bounce the ball is ahead again and the chase starts over.
     const V contact_point = b - u * (contact - 0.015);
-    const V aim = (contact_point - p).norm() > params_.push_lookahead ? contact_point : V(b + u * 0.3);
-    const double push = params_.push_fraction * max_speed;
-    Vel v = drive_to(self, aim.x(), aim.y(), push, false, phi, true, symmetric_);
+    V aim = (contact_point - p).norm() > params_.push_lookahead ? contact_point : V(b + u * 0.3);
+    double push = params_.push_fraction * max_speed;
+    if (holding) {
+      aim = b + u * 0.5;
+      // Slow while the heading is still far from the aim.
+      push *= std::max(0.2, std::cos(std::min(std::abs(herr), kPi / 2)));
+    }
+    Vel v = drive_to(self, aim.x(), aim.y(), push, false, phi, true, symmetric_ && !holding);
+    if (holding) {
+      v.omega = std::clamp(v.omega, -params_.carry_omega, params_.carry_omega);
+      v.vx = std::max(v.vx, 0.0);  // backing away would drop it
+    }
     if (robot.kick_speed() > 0.0) {
       const double ball_bearing = wrap_angle(angle_of(b - p) - self.theta);
       const double heading_x = std::cos(self.theta);
-      if (to_ball_now(p, world) < contact + 0.03 && std::abs(ball_bearing) < 0.25 && heading_x * a > 0.0) {
+      // Carrying the ball the robot can wait until it faces its aim.
+      const bool aimed = !holding || (!to_shot_spot_ && std::abs(herr) < params_.carry_kick_tolerance);
+      if (aimed && to_ball_now(p, world) < contact + 0.03 && std::abs(ball_bearing) < 0.25 && heading_x * a > 0.0) {
         const double y_hit = self.y + std::tan(self.theta) * (a * 0.5 * f.length() - self.x);
         if (std::abs(y_hit) < 0.5 * f.goal_width() - rb) kick = robot.kick_speed();
       }
@@ -671,6 +709,16 @@ void SkillController::apply_safety_search(const msg::WorldEstimate& world, doubl
   const double theta = me.pose().theta();
   const V heading(std::cos(theta), std::sin(theta)), left(-std::sin(theta), std::cos(theta));
   const V velocity(me.velocity().x(), me.velocity().y());
+  const double max_acceleration = limit_or(robot.max_acceleration(), 3.0);
+  const double max_deceleration = limit_or(robot.max_deceleration(), 3.0);
+  const double half_track = 0.5 * std::max(robot.wheel_base(), 0.0);
+  auto finite_or_zero = [](double x) { return std::isfinite(x) ? x : 0.0; };
+  // A differential robot that brakes keeping its curvature slows by less than
+  // its wheels' limit (the outer wheel reaches it first); an omni robot does not turn
+  // its path, so it brakes at the limit.
+  auto braking = [&](double turn_rate, double speed) {
+    return omni_ ? max_deceleration : curvature_keeping_deceleration(max_deceleration, turn_rate, speed, half_track);
+  };
 
   DssRobot self;
   self.position = V(me.pose().x(), me.pose().y());
@@ -678,35 +726,48 @@ void SkillController::apply_safety_search(const msg::WorldEstimate& world, doubl
   // What the skills ask for, as a field-frame acceleration over the step.
   const V commanded = heading * v.vx + left * (omni_ ? v.vy : 0.0);
   self.desired_acceleration = (commanded - velocity) / dt;
-  self.max_acceleration = limit_or(robot.max_acceleration(), 3.0);
-  self.max_deceleration = limit_or(robot.max_deceleration(), 3.0);
+  self.max_acceleration = max_acceleration;
   self.radius = robot.radius();
-  if (!omni_) self.drive_axis = heading;  // a differential robot can only change its forward speed
+  const double own_omega = finite_or_zero(me.omega());
+  if (!omni_) {
+    self.drive_axis = heading;  // a differential robot can only change its forward speed
+    // Its path turns as the robot turns: towards the commanded rate, as far
+    // as the wheels can change in one step.
+    const double reach = half_track > 0.0 ? (max_acceleration + max_deceleration) * dt / (2.0 * half_track) : 0.0;
+    self.turn_rate = std::clamp(finite_or_zero(v.omega), own_omega - reach, own_omega + reach);
+  }
+  self.max_deceleration = braking(self.turn_rate, velocity.norm());
 
-  // Teammates that could meet the robot before both have stopped: a few radii
-  // plus both stopping distances (the robot at most speeding up for a step).
-  auto stopping = [&](double speed) { return speed * speed / (2.0 * self.max_deceleration); };
-  const double own_speed = velocity.norm() + self.max_acceleration * dt;
-  const double own_reach = own_speed * dt + stopping(own_speed);
+  DssParams dss;
+  dss.dt = dt;
+  dss.margin = params_.dss_margin;
+  dss.teammates_finish_step = true;  // every robot of the team decides this same cycle
+
+  // Teammates that could meet the robot before both have stopped: both radii,
+  // the margin, both paths (the robot at most speeding up for a step, the
+  // teammate holding its speed for it, each then braking as it can) and a
+  // radius to spare.
+  auto path = [&](double speed, double deceleration) { return speed * dt + speed * speed / (2.0 * deceleration); };
+  const double own_speed = velocity.norm() + max_acceleration * dt;
+  const double own_path = path(own_speed, self.max_deceleration);
   std::vector<DssRobot> teammates;
   for (const auto& mate : world.teammates()) {
     if (mate.robot_id() == robot_id_) continue;
     DssRobot other;
     other.position = V(mate.pose().x(), mate.pose().y());
     other.velocity = V(mate.velocity().x(), mate.velocity().y());
-    other.max_acceleration = self.max_acceleration;
-    other.max_deceleration = self.max_deceleration;
+    other.max_acceleration = max_acceleration;
+    if (!omni_) other.turn_rate = finite_or_zero(mate.omega());
+    other.max_deceleration = braking(other.turn_rate, other.velocity.norm());
     other.radius = robot.radius();
-    const double reach = 4.0 * robot.radius() + params_.dss_margin + own_reach + stopping(other.velocity.norm());
+    const double reach = 4.0 * robot.radius() + dss.margin + own_path + path(other.velocity.norm(), other.max_deceleration);
     // Written so a non-finite teammate is kept: the search then brakes.
     if (!((other.position - self.position).norm() > reach)) teammates.push_back(other);
   }
-  DssParams dss;
-  dss.dt = dt;
-  dss.margin = params_.dss_margin;
-  dss.teammates_finish_step = true;  // every robot of the team decides this same cycle
   const DssDecision decision = SafetySearch(dss).safe_acceleration(self, teammates);
-  if (!decision.changed) return;
+  // A differential robot with nothing safe still goes on below: even the
+  // least bad command must brake as the search assumed.
+  if (!decision.changed && (decision.safe || omni_)) return;
   // Non-finite input: stop (the motor brakes as hard as it can).
   const V field = decision.inputs_valid ? V(velocity + decision.acceleration * dt) : V::Zero();
   if (omni_) {
@@ -715,8 +776,15 @@ void SkillController::apply_safety_search(const msg::WorldEstimate& world, doubl
   } else {
     // Differential: only the forward speed can change; the ramp goes on from
     // what was really asked for.
+    const double forward = heading.dot(velocity);
     v.vx = heading.dot(field);
     last_vx_ = v.vx;
+    // Slowing down, keep the path's curvature: both wheels then slow in
+    // proportion and the robot brakes as the search counted on. Left to the
+    // skills, a sharp turn would take the wheels' whole budget (the motor
+    // scales both wheels' changes alike) and the robot would hardly slow.
+    if (std::abs(forward) > 1e-3 && v.vx * forward >= 0.0 && std::abs(v.vx) < std::abs(forward))
+      v.omega = own_omega * v.vx / forward;
   }
 }
 

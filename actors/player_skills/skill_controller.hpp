@@ -34,6 +34,9 @@ struct SkillParams {
   double push_lookahead = 0.05;      // m: closer than this to the contact point, drive straight through
   double align_tolerance = 0.03;     // rad: heading error left after turning behind the ball
   double run_up = 0.1;               // m of line behind the push start from which a push begins
+  double carry_omega = 2.0;          // rad/s: fastest turn while carrying the ball in a capturing mouth
+  double carry_kick_tolerance = 0.1;  // rad off the aim within which a robot carrying the ball kicks
+  double min_shot_angle = 0.1;       // rad of open goal mouth (goal_open_angle) below which the attacker does not shoot
   double ball_lookahead_max = 0.5;   // s of ball motion anticipated when chasing it
   double search_omega = 2.0;         // rad/s turning on the spot while searching for the ball
   bool give_way = true;              // robots without the ball go round teammates (give_way_to_teammates)
@@ -140,7 +143,10 @@ class SkillController {
                     uint32_t count);
   Vel supporter(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x);
   Vel search_ball(const Pose& self, const msg::WorldEstimate& world);
+  // To the nearest point our centre may reach (free_space_).
   void clamp_to_field(double& x, double& y) const;
+  // How far beyond the lines a robot may go on this league's field.
+  static double run_off(const msg::LeaguePreset& league);
   // Moves a target off teammates' spots and the path round the first
   // teammate in the way (robots without the ball give way).
   void give_way_to_teammates(const Pose& self, double& tx, double& ty) const;
@@ -171,6 +177,7 @@ class SkillController {
   int drive_direction_ = 1;  // +1 forwards, -1 backwards (differential)
   bool align_back_ = false;          // aligning: backing off along the line (else coming forward)
   bool wall_push_ = false;           // the attacker is pushing the ball along a wall
+  bool to_shot_spot_ = false;        // the goal is seen too narrow from the ball: taking it in front of the goal first
   Eigen::Vector2d wall_u_{1.0, 0.0};  // ... in this direction
   int support_side_ = 0;  // which side of the ball the supporter keeps to
   // Set per cycle: the robot defends or supports and the league limits the
@@ -182,7 +189,7 @@ class SkillController {
   Eigen::Vector2d ball_velocity_ = Eigen::Vector2d::Zero();  // this cycle's ball velocity estimate
   bool give_way_ = false;                   // this cycle: go round teammates (see give_way_to_teammates)
   PathPlanner planner_;
-  FreeSpace free_space_;                    // where our centre may be: field and goal mouths
+  FreeSpace free_space_;                    // where our centre may be: field, goal mouths, run-off
   std::vector<CircleObstacle> opponents_;   // this cycle's opponents
   bool avoid_opponents_ = false;            // this cycle: drive_to plans round opponents
   int search_direction_ = 0;  // turning while searching for the ball: +1 ccw, -1 cw, 0 not searching
