@@ -222,7 +222,9 @@ std::vector<msg::Placement> CoachLogic::kickoff_placements(const std::vector<uin
       {-clear, 0.0},          {-(r + margin), 0.3 * W}, {-(r + margin), -0.3 * W},
       {-0.3 * L, 0.2 * W},    {-0.3 * L, -0.2 * W},     {-back_x, 0.0},
   };
-  const Spot keeper{-0.5 * L + r + 0.01, 0.0};
+  // Off the goal line by a few centimetres: a keeper whose pose estimate is
+  // that far off (onboard cameras) would otherwise stand over it.
+  const Spot keeper{-0.5 * L + r + std::clamp(0.5 * r, 0.02, 0.05), 0.0};
   // Clear of the ball by more than a robot's arrival tolerance: touching it
   // before the kick-off is a foul.
   const Spot kicker{-(ball_r + r + 0.03), 0.0};

@@ -391,3 +391,30 @@ TEST(PathPlanner, InvalidInputsSayStayWhereYouAre) {
 
 }  // namespace
 }  // namespace robocaf::actors
+
+namespace robocaf::actors {
+namespace {
+
+TEST(FieldFreeSpace, AnOpenFieldsRunOffIsFreeBesideTheGoalsButNotThroughThem) {
+  // MSL: 18 x 12 m, 2 m goals 0.5 m deep, robots of 0.25 m, 0.9 m of run-off.
+  const double L = 18.0, W = 12.0, r = 0.25, gw = 2.0, gd = 0.5, out = 0.9;
+  const FreeSpace space = field_free_space(L, W, r, gw, gd, out);
+  auto free = [&](double x, double y) { return clamp_into_free_space(space, V(x, y)).isApprox(V(x, y)); };
+  EXPECT_TRUE(free(0.0, 6.5));            // beyond a touch line
+  EXPECT_TRUE(free(8.4, -6.0 - 0.5));     // behind Clockwork Orange's corner ball
+  EXPECT_TRUE(free(9.5, 3.0));            // beyond an end line beside the goal
+  EXPECT_TRUE(free(9.1, 0.0));            // inside the goal mouth
+  EXPECT_FALSE(free(9.5, 1.0));           // in the goal's side net
+  EXPECT_FALSE(free(9.0 + gd, 0.0));      // through the back of the goal
+  EXPECT_FALSE(free(0.0, 6.0 + out));     // the boundary's edge
+  // Clamped to the nearest free point: the edge of the run-off.
+  EXPECT_TRUE(clamp_into_free_space(space, V(0.0, 8.0)).isApprox(V(0.0, 6.0 + out - r)));
+  // Without run-off (walls) the field and the mouths only.
+  const FreeSpace walled = field_free_space(L, W, r, gw, gd);
+  EXPECT_TRUE(clamp_into_free_space(walled, V(0.0, 6.5)).isApprox(V(0.0, 6.0 - r)));
+  EXPECT_TRUE(clamp_into_free_space(walled, V(9.1, 0.0)).isApprox(V(9.1, 0.0)));
+  EXPECT_TRUE(clamp_into_free_space(FreeSpace{}, V(1.0, 2.0)).isApprox(V(1.0, 2.0)));
+}
+
+}  // namespace
+}  // namespace robocaf::actors
