@@ -7,6 +7,7 @@
 
 #include <Eigen/Dense>
 
+#include "actors/player_skills/intercept.hpp"
 #include "actors/player_skills/shot_geometry.hpp"
 #include "runtime/angle.hpp"
 
@@ -374,8 +375,31 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
   // Chase where the ball will be when we get there, roughly.
   V b(world.ball().position().x(), world.ball().position().y());
   const V bv(world.ball().velocity().x(), world.ball().velocity().y());
-  const double look = std::min(params_.ball_lookahead_max, (b - p).norm() / std::max(0.3, cruise));
-  b += bv * look;
+  if (params_.intercept && !f.walls() && (b - p).norm() > 4.0 * r + 0.1) {
+    // Where the robot can first meet the rolling ball; failing that within
+    // the horizon, where the ball will be at its end. Not close to the
+    // ball: there the approach below lines up on the ball itself, and a
+    // point ahead of it would have the robot cut across its path. Not
+    // within walls: the model lets the ball roll on where a wall turns it
+    // back (in MiroSot unit situations the robot then pushed balls towards
+    // its own goal).
+    const auto& ball_spec = league_.ball();
+    const RollingBall rolling{b, bv, ball_spec.rolling_resistance() > 0.0 ? ball_spec.rolling_resistance() * 9.81
+                                                                          : std::max(0.0, ball_spec.rolling_deceleration())};
+    InterceptRobot me;
+    me.position = p;
+    me.velocity = V(world.self().velocity().x(), world.self().velocity().y());
+    me.heading = self.theta;
+    me.omni = omni_;
+    me.max_speed = cruise;
+    me.max_acceleration = limit_or(robot.max_acceleration(), 3.0);
+    me.max_omega = limit_or(robot.max_omega(), 6.0);
+    me.reach = contact;
+    const auto hit = earliest_intercept(me, rolling, params_.intercept_horizon);
+    b = hit ? hit->point : rolling.at(params_.intercept_horizon);
+  } else {
+    b += bv * std::min(params_.ball_lookahead_max, (b - p).norm() / std::max(0.3, cruise));
+  }
   b.x() = std::clamp(b.x(), -0.5 * f.length(), 0.5 * f.length());
   b.y() = std::clamp(b.y(), -0.5 * f.width() + rb, 0.5 * f.width() - rb);
 
@@ -710,7 +734,9 @@ void SkillController::apply_safety_search(const msg::WorldEstimate& world, doubl
   const V heading(std::cos(theta), std::sin(theta)), left(-std::sin(theta), std::cos(theta));
   const V velocity(me.velocity().x(), me.velocity().y());
   const double max_acceleration = limit_or(robot.max_acceleration(), 3.0);
-  const double max_deceleration = limit_or(robot.max_deceleration(), 3.0);
+  // What the search counts on braking with: estimates lag and the motor's
+  // ramps cost a little of the wheels' limit.
+  const double max_deceleration = params_.dss_braking_fraction * limit_or(robot.max_deceleration(), 3.0);
   const double half_track = 0.5 * std::max(robot.wheel_base(), 0.0);
   auto finite_or_zero = [](double x) { return std::isfinite(x) ? x : 0.0; };
   // A differential robot that brakes keeping its curvature slows by less than
@@ -742,6 +768,7 @@ void SkillController::apply_safety_search(const msg::WorldEstimate& world, doubl
   dss.dt = dt;
   dss.margin = params_.dss_margin;
   dss.teammates_finish_step = true;  // every robot of the team decides this same cycle
+  dss.speed_margin = params_.dss_speed_margin;
 
   // Teammates that could meet the robot before both have stopped: both radii,
   // the margin, both paths (the robot at most speeding up for a step, the
@@ -760,7 +787,8 @@ void SkillController::apply_safety_search(const msg::WorldEstimate& world, doubl
     if (!omni_) other.turn_rate = finite_or_zero(mate.omega());
     other.max_deceleration = braking(other.turn_rate, other.velocity.norm());
     other.radius = robot.radius();
-    const double reach = 4.0 * robot.radius() + dss.margin + own_path + path(other.velocity.norm(), other.max_deceleration);
+    const double reach = 4.0 * robot.radius() + dss.margin + dss.speed_margin * (own_speed + other.velocity.norm()) + own_path +
+                         path(other.velocity.norm(), other.max_deceleration);
     // Written so a non-finite teammate is kept: the search then brakes.
     if (!((other.position - self.position).norm() > reach)) teammates.push_back(other);
   }

@@ -39,21 +39,33 @@ TEST(ScenarioCommand, SkillScenarioRunsTheActorsAndReportsTimes) {
   EXPECT_LE(summary["success_rate"].get<double>(), 1.0);
 }
 
-// Robots that act 0.1 s after deciding: skills fed estimates of the moment of
+// Clockwork Orange's corner ball (their real robot: 20 %): from beside the
+// post the goal is closed, so the robot carries the ball out in front of it
+// in its mouth, turns with it and shoots. Before it did, the ball went out
+// over a line (10 %). Seeds 1-20: 95 %.
+TEST(ScenarioCommand, CornerBallIsCarriedInFrontOfTheGoalAndScored) {
+  const std::string json = temp_path("corner_ball.json");
+  auto result = run("scenario corner-ball --seeds 5 --summary-json " + json);
+  ASSERT_EQ(result.status, 0) << result.output;
+  EXPECT_GE(read_json(json)["success_rate"].get<double>(), 0.8) << result.output;
+}
+
+// Robots that act 0.2 s after deciding: skills fed estimates of the moment of
 // capture steer where the robot and ball were; predicted to when the command
-// acts, they score as often as robots without delay. (Measured on seeds 1-10:
-// 80 % with compensation, 20 % without.)
+// acts, they still score. (Measured on seeds 1-10: 60 % with compensation,
+// 0 % without. At 0.1 s a robot that carries the ball in its mouth scores
+// either way, 100 % against 90 %.)
 TEST(ScenarioCommand, LatencyCompensationMakesUpForTheActuationDelay) {
   const std::string compensated = temp_path("delay_compensated.json");
   const std::string uncompensated = temp_path("delay_uncompensated.json");
-  auto with = run("scenario ball-to-goal --seeds 10 --actuation-delay 0.1 --summary-json " + compensated);
+  auto with = run("scenario ball-to-goal --seeds 10 --actuation-delay 0.2 --summary-json " + compensated);
   ASSERT_EQ(with.status, 0) << with.output;
-  auto without = run("scenario ball-to-goal --seeds 10 --actuation-delay 0.1 --prediction-horizon 0 --summary-json " +
+  auto without = run("scenario ball-to-goal --seeds 10 --actuation-delay 0.2 --prediction-horizon 0 --summary-json " +
                      uncompensated);
   ASSERT_EQ(without.status, 0) << without.output;
   const double rate_with = read_json(compensated)["success_rate"].get<double>();
   const double rate_without = read_json(uncompensated)["success_rate"].get<double>();
-  EXPECT_GE(rate_with, 0.7);
+  EXPECT_GE(rate_with, 0.5);
   EXPECT_GE(rate_with, rate_without + 0.4);
   EXPECT_EQ(run("scenario kick-rolldown --actuation-delay 0.1").status, 2) << "a physics scenario has no skills";
   EXPECT_EQ(run("scenario ball-to-goal --actuation-delay -1").status, 2);
