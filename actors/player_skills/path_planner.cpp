@@ -105,6 +105,7 @@ V clamp_into_free_space(const FreeSpace& space, const V& p) {
   V best = p;
   double best_d2 = std::numeric_limits<double>::infinity();
   for (const Box& box : space) {
+    if (box.isEmpty()) continue;
     const V q = clamp_into(box, p);
     const double d2 = (q - p).squaredNorm();
     if (d2 < best_d2) {
@@ -236,16 +237,7 @@ V PathPlanner::nearest_free_point(const Scene& scene, const V& p) const {
   }
   if (std::isfinite(best_d2)) return best;
   // Nothing free anywhere: at least stay in the free space.
-  for (const Box& box : space) {
-    if (box.isEmpty()) continue;
-    const V q = clamp_into(box, p);
-    const double d2 = (q - p).squaredNorm();
-    if (d2 < best_d2) {
-      best = q;
-      best_d2 = d2;
-    }
-  }
-  return best;
+  return clamp_into_free_space(space, p);
 }
 
 V PathPlanner::sample(const Scene& scene) {
