@@ -121,8 +121,7 @@ double curvature_keeping_deceleration(double max_deceleration, double turn_rate,
 /// robot up, max_deceleration where it slows it down); a differential robot
 /// gets magnitudes along its axis only. When nothing is safe (too late to
 /// avoid a teammate), the candidate with the largest clearance is returned,
-/// marked unsafe; full brake unless another is clearly better (when every
-/// option ends in contact they measure alike). The desired acceleration is checked at what the robot can
+/// marked unsafe (the desired one when none measures better). The desired acceleration is checked at what the robot can
 /// do (clamped to its limit), but returned unchanged when safe.
 ///
 /// Turning. A robot with a turn_rate w follows an arc rather than a line:
