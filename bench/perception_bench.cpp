@@ -19,6 +19,7 @@
 #include "actors/perception/colour_segmenter.hpp"
 #include "actors/perception/image_detector.hpp"
 #include "runtime/config_loader.hpp"
+#include "runtime/statistics.hpp"
 #include "sim/camera/overhead_image.hpp"
 
 namespace {
@@ -81,12 +82,6 @@ const Frame& frame(const std::string& preset) {
 
 std::map<std::string, double> g_median_ms;  // per benchmark, for the table
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
-}
-
 void detector(benchmark::State& state, const std::string& preset) {
   cv::setNumThreads(1);
   const Frame& f = frame(preset);
@@ -100,7 +95,7 @@ void detector(benchmark::State& state, const std::string& preset) {
     objects = static_cast<std::size_t>(out.balls_size() + out.robots_blue_size() + out.robots_yellow_size());
     benchmark::DoNotOptimize(out);
   }
-  g_median_ms["detector_" + preset] = median(ms);
+  g_median_ms["detector_" + preset] = robocaf::runtime::median(ms);
   state.counters["objects"] = static_cast<double>(objects);
 }
 
@@ -120,7 +115,7 @@ void opencv_ball_only(benchmark::State& state, const std::string& preset) {
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     benchmark::DoNotOptimize(blobs);
   }
-  g_median_ms["opencv_" + preset] = median(ms);
+  g_median_ms["opencv_" + preset] = robocaf::runtime::median(ms);
   state.counters["ball_blobs"] = blobs;
 }
 

@@ -17,6 +17,7 @@
 #include "deploy/cli.hpp"
 #include "deploy/commands.hpp"
 #include "runtime/config_loader.hpp"
+#include "runtime/statistics.hpp"
 
 namespace robocaf::deploy {
 
@@ -49,14 +50,6 @@ std::string detection_json(const msg::DetectionFrame& frame) {
   const auto status = google::protobuf::util::MessageToJsonString(frame, &json, options);
   if (!status.ok()) throw std::runtime_error("cannot print a detection frame as JSON: " + status.ToString());
   return json;
-}
-
-double median(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
-  std::nth_element(values.begin(), middle, values.end());
-  if (values.size() % 2 == 1) return *middle;
-  return (*middle + *std::max_element(values.begin(), middle)) / 2.0;
 }
 
 }  // namespace
@@ -150,7 +143,7 @@ int perceive_command(const std::vector<std::string>& args) {
               live    ? "live camera: a frame not yet taken is replaced by a newer one"
               : paced ? "paced at the frame rate: a frame not yet taken is replaced by a newer one"
                       : "unpaced: every frame is processed");
-  std::printf("detection median    %10.3f ms\n", median(detection_ms));
+  std::printf("detection median    %10.3f ms\n", runtime::median(detection_ms));
   std::printf("balls per frame     %10.2f\n", static_cast<double>(balls) * per_frame);
   std::printf("robots per frame    %10.2f\n", static_cast<double>(robots) * per_frame);
   if (auto path = arguments.value("jsonl")) std::printf("wrote %s\n", path->c_str());

@@ -19,6 +19,7 @@
 #include "messages/log.pb.h"
 #include "runtime/angle.hpp"
 #include "runtime/game_log.hpp"
+#include "runtime/statistics.hpp"
 #include "sim/camera/camera_model.hpp"
 #include "sim/camera/onboard_image.hpp"
 #include "sim/camera/overhead_image.hpp"
@@ -53,12 +54,6 @@ void for_each_nth_truth(runtime::GameLogReader& reader, std::uint64_t every, Use
     if (truths++ % std::max<std::uint64_t>(every, 1) != 0) continue;
     use(record.truth());
   }
-}
-
-double median(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-  return values[values.size() / 2];
 }
 
 // Onboard: a candidate this close to the truth is it (5 x the 2 % target).
@@ -438,13 +433,13 @@ OnboardPerceptionScores evaluate_onboard_perception(const std::string& log_path,
   if (scores.frames == 0) throw std::runtime_error(log_path + ": no truth records to evaluate");
   const double samples = static_cast<double>(std::max<std::uint64_t>(scores.robot_frames, 1));
   scores.ball_error_pct_of_distance = error_sq.rms();
-  scores.ball_error_pct_median = median(error_pct);
+  scores.ball_error_pct_median = runtime::median(error_pct);
   scores.ball_found_in_view =
       scores.ball_clear_view ? static_cast<double>(found_clear) / static_cast<double>(scores.ball_clear_view) : 0.0;
   scores.ball_found_partly_in_view = partly ? static_cast<double>(found_partly) / static_cast<double>(partly) : 0.0;
   scores.robot_found_in_view = robots_clear ? static_cast<double>(robots_found) / static_cast<double>(robots_clear) : 0.0;
-  scores.robot_error_pct_median = median(robot_error_pct);
-  scores.frame_ms_median = median(frame_ms);
+  scores.robot_error_pct_median = runtime::median(robot_error_pct);
+  scores.frame_ms_median = runtime::median(frame_ms);
   scores.ball_known_own = static_cast<double>(known_own) / samples;
   scores.ball_known_shared = static_cast<double>(known_shared) / samples;
   return scores;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -296,6 +297,12 @@ msg::MatchConfig parse_and_validate(const std::string& text, const std::string& 
 
 double actuation_delay(const msg::RobotSpec& robot) {
   return robot.has_actuation_delay() ? robot.actuation_delay() : 0.1;
+}
+
+double ball_rolling_deceleration(const msg::BallSpec& ball) {
+  constexpr double kGravity = 9.81;  // m/s^2
+  return ball.rolling_resistance() > 0.0 ? ball.rolling_resistance() * kGravity
+                                         : std::max(0.0, ball.rolling_deceleration());
 }
 
 double prediction_horizon(const msg::MatchConfig& match, const msg::TeamConfig& team) {

@@ -55,6 +55,10 @@ msg::MatchConfig preset_match_config(const std::string& name);
 /// The robot's actuation delay: robot.actuation_delay, 0.1 s when absent.
 double actuation_delay(const msg::RobotSpec& robot);
 
+/// How fast a rolling ball slows (m/s^2): rolling_resistance * g when the
+/// resistance is set, else rolling_deceleration (never below 0).
+double ball_rolling_deceleration(const msg::BallSpec& ball);
+
 /// How far world knowledge predicts the skills' estimates for `team` of
 /// `match`: team.prediction_horizon, else the global camera's latency (global
 /// vision) plus the robot's actuation delay.

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "runtime/angle.hpp"
+#include "runtime/config_loader.hpp"
 
 namespace robocaf::sim {
 
@@ -156,7 +157,7 @@ Physics::Physics(const msg::LeaguePreset& league, const msg::SimConfig& sim, std
   max_omega_ = rs.max_omega() > 0.0 ? rs.max_omega() : kInf;
   kick_max_ = rs.kick_speed();
   mouth_half_ = rs.mouth_width() > 0.0 ? 0.5 * rs.mouth_width() : 0.5 * robot_r_;
-  ball_dec_ = bs.rolling_resistance() > 0.0 ? bs.rolling_resistance() * kGravity : bs.rolling_deceleration();
+  ball_dec_ = runtime::ball_rolling_deceleration(bs);
   if (bs.drag_coefficient() > 0.0 && bs.mass() > 0.0) {
     ball_drag_ = 0.5 * kAirDensity * bs.drag_coefficient() * M_PI * ball_r_ * ball_r_ / bs.mass();
   }

@@ -11,6 +11,8 @@
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "runtime/statistics.hpp"
+
 namespace robocaf::actors {
 
 namespace {
@@ -185,13 +187,6 @@ std::vector<cv::Point2f> project(const std::vector<cv::Point3f>& points, const C
   std::vector<cv::Point2f> pixels;
   if (!points.empty()) cv::projectPoints(points, cam.rvec, cam.tvec, cam.k, cam.dist, pixels);
   return pixels;
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  return *mid;
 }
 
 std::string metres(double x) {
@@ -476,7 +471,7 @@ Correspondences match_lines(const LineModel& model, const Camera& cam, const Whi
     out.add(s.point, probe.pixel + found * probe.normal, s.piece);
     widths.push_back(found_width / probe.ppm);
   }
-  if (widths.size() >= 10) line_width = median(widths);
+  if (widths.size() >= 10) line_width = runtime::median(widths);
 
   // Touch and goal lines: the inner edge, half a line width inside the centre.
   for (const auto& probe : boundary) {
@@ -519,7 +514,7 @@ RobustFit robust_solve(const Correspondences& all, Camera& cam, const FreeParame
   for (int round = 0; round < 3; ++round) {
     fit.solve = solve({fit.inliers.model}, {fit.inliers.image}, cam, free);
     const auto r = residuals(fit.inliers, cam);
-    const double limit = std::max(1.0, 3 * 1.4826 * median(r));
+    const double limit = std::max(1.0, 3 * 1.4826 * runtime::median(r));
     std::vector<bool> keep(r.size());
     size_t kept = 0;
     for (size_t i = 0; i < r.size(); ++i) kept += (keep[i] = r[i] <= limit);

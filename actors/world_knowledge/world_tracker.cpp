@@ -54,6 +54,12 @@ WorldTracker::WorldTracker(msg::Team team, uint32_t robot_id, const msg::LeagueP
 
 // --- robots: one EKF each -----------------------------------------------------
 
+RobotEkf::PoseCovariance WorldTracker::pose_covariance(double position_sd) const {
+  const double rp = position_sd * position_sd;
+  const double ro = params_.robot_orientation_sd * params_.robot_orientation_sd;
+  return RobotEkf::PoseCovariance(Eigen::Vector3d(rp, rp, ro).asDiagonal());
+}
+
 WorldTracker::RobotTrack WorldTracker::new_track(const RobotSighting& z, double t) const {
   const double v = params_.robot_initial_velocity_sd, w = params_.robot_initial_omega_sd;
   return RobotTrack{RobotEkf(robot_model_, robot_ekf_params_, z.pose, z.R, t, v * v, w * w), t, 0};
@@ -281,11 +287,6 @@ void WorldTracker::observe(const msg::Percept& percept) {
     return;  // someone else's view: fuse() is the way for teammates' information
   if (!finite_percept(percept)) return;
   const double t = percept.t_capture();
-  const double ro = params_.robot_orientation_sd * params_.robot_orientation_sd;
-  auto covariance = [&](double position_sd) {
-    const double rp = position_sd * position_sd;
-    return RobotEkf::PoseCovariance(Eigen::Vector3d(rp, rp, ro).asDiagonal());
-  };
   const bool dead_reckoned = percept.self_dead_reckoned() && !percept.self_seen();
 
   // Odometry drifts but is the only self pose an onboard robot has before it
@@ -294,7 +295,7 @@ void WorldTracker::observe(const msg::Percept& percept) {
   // and its landmark corrections step by more than a gate would let through.
   if (percept.self_seen() || percept.self_dead_reckoned()) {
     const msg::Pose2& p = percept.self_pose();
-    observe_robot(self_, {{p.x(), p.y(), wrap_angle(p.theta())}, covariance(params_.robot_position_sd)}, t,
+    observe_robot(self_, {{p.x(), p.y(), wrap_angle(p.theta())}, pose_covariance(params_.robot_position_sd)}, t,
                   !dead_reckoned);
   }
 
@@ -330,7 +331,7 @@ void WorldTracker::observe(const msg::Percept& percept) {
   auto place = [&](const msg::PerceivedObject& o) {
     const Eigen::Vector2d p = to_field(ref, o.position());
     return RobotSighting{{p.x(), p.y(), wrap_angle(ref.theta() + o.orientation())},
-                         covariance(measurement_sd(o, params_.robot_position_sd, params_.min_measurement_sd)) +
+                         pose_covariance(measurement_sd(o, params_.robot_position_sd, params_.min_measurement_sd)) +
                              reference_noise(p)};
   };
   auto observe_team = [&](const google::protobuf::RepeatedPtrField<msg::PerceivedObject>& seen,
@@ -393,9 +394,7 @@ WorldTracker::RobotTrack WorldTracker::track_from(const msg::RobotEstimate& e, d
   if (e.covariance_size() == 9) {
     for (int i = 0; i < 9; ++i) cov(i / 3, i % 3) = e.covariance(i);
   } else {
-    const double rp = params_.robot_position_sd * params_.robot_position_sd;
-    const double ro = params_.robot_orientation_sd * params_.robot_orientation_sd;
-    cov = Eigen::Vector3d(rp, rp, ro).asDiagonal();
+    cov = pose_covariance(params_.robot_position_sd);
   }
   const double v = params_.robot_shared_velocity_sd, w = params_.robot_shared_omega_sd;
   const RobotEkf::Pose pose(e.pose().x(), e.pose().y(), wrap_angle(e.pose().theta()));

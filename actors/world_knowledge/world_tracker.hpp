@@ -149,6 +149,8 @@ class WorldTracker {
     double confidence;
   };
 
+  // A pose measured to position_sd per axis and robot_orientation_sd.
+  RobotEkf::PoseCovariance pose_covariance(double position_sd) const;
   RobotTrack new_track(const RobotSighting& z, double t) const;
   void observe_robot(std::optional<RobotTrack>& track, const RobotSighting& z, double t, bool gate) const;
   void associate_anonymous(std::map<uint32_t, RobotTrack>& tracks, const std::vector<RobotSighting>& sightings,
