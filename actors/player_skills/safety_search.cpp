@@ -192,10 +192,7 @@ void SafetySearch::turning_plan(const DssRobot& robot, const V& acceleration, Pl
   const double max_turn =
       std::isfinite(params_.max_window_turn) && params_.max_window_turn > 1e-3 ? params_.max_window_turn : 1e-3;
   constexpr int kMaxStepPieces = 4;
-  auto rotated = [](const V& x, double angle) {
-    const double c = std::cos(angle), s = std::sin(angle);
-    return V(c * x.x() - s * x.y(), s * x.x() + c * x.y());
-  };
+  auto rotated = [](const V& x, double angle) { return V(Eigen::Rotation2Dd(angle) * x); };
 
   // The velocity along the arc. The step: (v0 + a t) turned by w t, the
   // robot's own acceleration turning with it. Then the brake, keeping the

@@ -10,6 +10,7 @@
 #include "actors/player_skills/intercept.hpp"
 #include "actors/player_skills/shot_geometry.hpp"
 #include "runtime/angle.hpp"
+#include "runtime/config_loader.hpp"
 
 namespace robocaf::actors {
 
@@ -375,7 +376,9 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
   // Chase where the ball will be when we get there, roughly.
   V b(world.ball().position().x(), world.ball().position().y());
   const V bv(world.ball().velocity().x(), world.ball().velocity().y());
-  if (params_.intercept && !f.walls() && (b - p).norm() > 4.0 * r + 0.1) {
+  // Within this of the ball the robot plays it rather than travels to it.
+  const double close_to_ball = 4.0 * r + 0.1;
+  if (params_.intercept && !f.walls() && (b - p).norm() > close_to_ball) {
     // Where the robot can first meet the rolling ball; failing that within
     // the horizon, where the ball will be at its end. Not close to the
     // ball: there the approach below lines up on the ball itself, and a
@@ -383,9 +386,7 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
     // within walls: the model lets the ball roll on where a wall turns it
     // back (in MiroSot unit situations the robot then pushed balls towards
     // its own goal).
-    const auto& ball_spec = league_.ball();
-    const RollingBall rolling{b, bv, ball_spec.rolling_resistance() > 0.0 ? ball_spec.rolling_resistance() * 9.81
-                                                                          : std::max(0.0, ball_spec.rolling_deceleration())};
+    const RollingBall rolling{b, bv, runtime::ball_rolling_deceleration(league_.ball())};
     InterceptRobot me;
     me.position = p;
     me.velocity = V(world.self().velocity().x(), world.self().velocity().y());
@@ -555,7 +556,7 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
   }
 
   // Near the ball, an opponent fighting for it is to be contested, not avoided.
-  avoid_opponents_ = avoid_opponents_ && (b - p).norm() > 4.0 * r + 0.1;
+  avoid_opponents_ = avoid_opponents_ && (b - p).norm() > close_to_ball;
   // Approach. From the wrong side: round the ball (never through it). From
   // behind: chase a point on the line behind the ball that slides towards the
   // ball as the robot closes in, so it arrives on the line already aligned.
@@ -759,8 +760,9 @@ void SkillController::apply_safety_search(const msg::WorldEstimate& world, doubl
     self.drive_axis = heading;  // a differential robot can only change its forward speed
     // Its path turns as the robot turns: towards the commanded rate, as far
     // as the wheels can change in one step.
-    const double reach = half_track > 0.0 ? (max_acceleration + max_deceleration) * dt / (2.0 * half_track) : 0.0;
-    self.turn_rate = std::clamp(finite_or_zero(v.omega), own_omega - reach, own_omega + reach);
+    const double turn_change =
+        half_track > 0.0 ? (max_acceleration + max_deceleration) * dt / (2.0 * half_track) : 0.0;
+    self.turn_rate = std::clamp(finite_or_zero(v.omega), own_omega - turn_change, own_omega + turn_change);
   }
   self.max_deceleration = braking(self.turn_rate, velocity.norm());
 
@@ -787,8 +789,9 @@ void SkillController::apply_safety_search(const msg::WorldEstimate& world, doubl
     if (!omni_) other.turn_rate = finite_or_zero(mate.omega());
     other.max_deceleration = braking(other.turn_rate, other.velocity.norm());
     other.radius = robot.radius();
-    const double reach = 4.0 * robot.radius() + dss.margin + dss.speed_margin * (own_speed + other.velocity.norm()) + own_path +
-                         path(other.velocity.norm(), other.max_deceleration);
+    const double speed = other.velocity.norm();
+    const double reach = 4.0 * robot.radius() + dss.margin + dss.speed_margin * (own_speed + speed) + own_path +
+                         path(speed, other.max_deceleration);
     // Written so a non-finite teammate is kept: the search then brakes.
     if (!((other.position - self.position).norm() > reach)) teammates.push_back(other);
   }

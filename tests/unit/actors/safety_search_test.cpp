@@ -577,9 +577,10 @@ TEST(SafetySearchTurning, TinyTurnRatesGiveTheStraightClearance) {
     const double turning = dss.pair_clearance(a, aa, b, ab);
     // Far apart, both are only lower bounds (of different looseness), and
     // positive; near enough for any path to matter, both are exact.
-    auto path = [](const DssRobot& r, const V& acc) {
-      const double s = (r.velocity + acc * 0.02).norm();
-      return r.velocity.norm() * 0.02 + 0.5 * acc.norm() * 0.02 * 0.02 + s * s / (2.0 * r.max_deceleration);
+    auto path = [](const DssRobot& r, const V& step_acceleration) {
+      const double s = (r.velocity + step_acceleration * 0.02).norm();
+      return r.velocity.norm() * 0.02 + 0.5 * step_acceleration.norm() * 0.02 * 0.02 +
+             s * s / (2.0 * r.max_deceleration);
     };
     if ((a.position - b.position).norm() - path(a, aa) - path(b, ab) < kKeep) {
       EXPECT_NEAR(turning, straight, 1e-9) << i;

@@ -586,7 +586,9 @@ TEST(WorldTracker, CoastingRobotGrowsUncertainAndIsDroppedByCovariance) {
     EXPECT_GT(var, previous) << "at " << s.t;
     previous = var;
     // Coasting on its velocity meanwhile.
-    if (k == 75) EXPECT_NEAR(w.opponents(0).pose().x(), -0.5 + 0.5 * s.t, 0.05);
+    if (k == 75) {
+      EXPECT_NEAR(w.opponents(0).pose().x(), -0.5 + 0.5 * s.t, 0.05);
+    }
   }
   // Position sd past robot_lost_position_sd (0.5 m): from white acceleration
   // of 0.2 m^2/s^3 alone, sqrt(3 * 0.25 / 0.2) = 1.55 s; sooner with the
@@ -785,7 +787,9 @@ TEST(WorldTracker, OnboardBallNoiseGrowsWithDistance) {
       b->mutable_position()->set_x(distance + ex);
       b->mutable_position()->set_y(ey);
       const msg::Percept p = filter.to_percept(f);
-      if (state_noise) EXPECT_NEAR(p.balls(0).position_sd(), per_metre * std::hypot(distance + ex, ey), 1e-12);
+      if (state_noise) {
+        EXPECT_NEAR(p.balls(0).position_sd(), per_metre * std::hypot(distance + ex, ey), 1e-12);
+      }
       tracker.observe(p);
       const msg::WorldEstimate w = tracker.estimate(k, f.t_capture());
       const Eigen::Vector2d est(w.ball().position().x(), w.ball().position().y());
