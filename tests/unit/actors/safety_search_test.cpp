@@ -823,6 +823,45 @@ TEST(SafetySearchInSkillController, DifferentialRobotOnlyChangesItsForwardSpeed)
   EXPECT_LE(next.velocity().vx(), blocked_cmd.velocity().vx() + 0.9 * 0.02 + 1e-9);
 }
 
+// Velocity estimates are noisy; a brake computed from one that is too fast
+// asked for about the speed the robot already had, and it did not slow at
+// all. The brake must start from what the motor was last asked for.
+TEST(SafetySearchInSkillController, DifferentialRobotBrakesFromItsCommandNotFromAFastEstimate) {
+  const msg::MatchConfig mirosot = runtime::default_match_config();
+  SkillParams no_give_way;
+  no_give_way.give_way = false;
+  SkillController skills(msg::BLUE, 1, mirosot.league(), no_give_way);
+  const msg::PlayerInstruction place = place_at(0.9, 0.0);
+  double x = -0.9, v = 0.0, t = 0.0;
+  for (int k = 0; k < 60; ++k, t += 0.02) {
+    const auto cmd = skills.step(estimate(x, 0.0, 0.0, v, 0.0), place, k, t);
+    v = cmd.velocity().vx();
+    x += v * 0.02;
+  }
+  ASSERT_GT(v, 0.8);
+  // The estimate says 0.06 m/s more than the robot was asked for.
+  msg::WorldEstimate blocked = estimate(x, 0.0, 0.0, v + 0.06, 0.0);
+  add_teammate(blocked, 3, x + 0.40, 0.01);
+  const auto cmd = skills.step(blocked, place, 60, t);
+  // Below the last command (from the estimate it would be above it).
+  EXPECT_LT(cmd.velocity().vx(), v - 0.01);
+  EXPECT_GE(cmd.velocity().vx(), 0.0);  // braking never reverses
+}
+
+TEST(SafetySearchInSkillController, OmniRobotBrakesFromItsCommandNotFromAFastEstimate) {
+  const msg::MatchConfig ssl = runtime::preset_match_config("ssl");
+  SkillController skills(msg::BLUE, 1, ssl.league());
+  const msg::PlayerInstruction place = place_at(3.0, 0.0);
+  const double commanded = skills.step(estimate(-2.0, 0.0, 0.0, 0.0, 0.0), place, 1, 0.0).velocity().vx();
+  ASSERT_GT(commanded, 2.0);
+  // The estimate says 0.1 m/s more than was asked for; a teammate stands
+  // 1.2 m ahead, a little inside the braking distance.
+  msg::WorldEstimate blocked = estimate(-2.0, 0.0, 0.0, commanded + 0.1, 0.0);
+  add_teammate(blocked, 2, -2.0 + 1.2, 0.0);
+  const auto cmd = skills.step(blocked, place, 2, 0.02);
+  EXPECT_LT(std::hypot(cmd.velocity().vx(), cmd.velocity().vy()), commanded - 0.01);
+}
+
 TEST(SafetySearchInSkillController, NonFiniteTeammateStopsTheRobot) {
   const msg::MatchConfig ssl = runtime::preset_match_config("ssl");
   SkillController skills(msg::BLUE, 1, ssl.league());
