@@ -741,7 +741,8 @@ void SkillController::apply_safety_search(const msg::WorldEstimate& world, doubl
   // the robot already had, so pairs whose searches had both chosen to brake
   // met at 0.3 m/s (21 own collisions a match; 0.75 with this).
   const V estimated(me.velocity().x(), me.velocity().y());
-  const V velocity = last_command_field_.norm() < estimated.norm() ? last_command_field_ : estimated;
+  const V asked = heading * last_command_body_.x() + left * last_command_body_.y();
+  const V velocity = asked.norm() < estimated.norm() ? asked : estimated;
   const double max_acceleration = limit_or(robot.max_acceleration(), 3.0);
   // What the search counts on braking with: estimates lag and the motor's
   // ramps cost a little of the wheels' limit.
@@ -911,7 +912,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   const bool sane = finite(sp.x(), sp.y(), sp.theta(), bp.x(), bp.y(), bvel.x(), bvel.y(), pl.x(), pl.y(), pl.theta(), t);
   if (!sane || !world.has_self() || instruction.directive() == msg::COACH_HOLD) {
     last_vx_ = 0.0;
-    last_command_field_ = V::Zero();
+    last_command_body_ = V::Zero();
     if (std::isfinite(t)) last_t_ = t;
     return cmd;
   }
@@ -975,8 +976,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     v.vx = ramp_forward_speed(v.vx, t, keeper ? 1.0 : std::abs(v.omega) < 1.0 ? 0.9 : 0.5);
   }
   apply_safety_search(world, previous_step_t ? t - *previous_step_t : 0.0, v);
-  last_command_field_ = V(std::cos(self.theta), std::sin(self.theta)) * v.vx +
-                        V(-std::sin(self.theta), std::cos(self.theta)) * (omni_ ? v.vy : 0.0);
+  last_command_body_ = V(v.vx, omni_ ? v.vy : 0.0);
   cmd.mutable_velocity()->set_vx(v.vx);
   cmd.mutable_velocity()->set_vy(omni_ ? v.vy : 0.0);
   cmd.mutable_velocity()->set_omega(v.omega);

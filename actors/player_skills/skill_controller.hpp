@@ -182,10 +182,11 @@ class SkillController {
   AttackPhase phase_ = AttackPhase::kApproach;
   int side_ = 0;  // which side of the ball the attacker goes round (+1 left of the ball-goal line, -1 right)
   double last_vx_ = 0.0;             // forward speed asked for last cycle (differential)
-  // Field-frame velocity asked for last cycle: what the motor is at or
-  // ramping to, known exactly, unlike the velocity estimate (see
-  // apply_safety_search).
-  Eigen::Vector2d last_command_field_ = Eigen::Vector2d::Zero();
+  // Body-frame velocity (vx, vy) asked for last cycle: what the motor is at
+  // or ramping to, known exactly, unlike the velocity estimate (see
+  // apply_safety_search). Body frame because the motor holds it there while
+  // the robot turns.
+  Eigen::Vector2d last_command_body_ = Eigen::Vector2d::Zero();
   std::optional<double> last_t_;
   std::optional<double> previous_step_t_;  // t of the previous step() call (safety search)
   int drive_direction_ = 1;  // +1 forwards, -1 backwards (differential)
