@@ -975,6 +975,16 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     const bool keeper = playing && instruction.role() == msg::ROLE_KEEPER;
     v.vx = ramp_forward_speed(v.vx, t, keeper ? 1.0 : std::abs(v.omega) < 1.0 ? 0.9 : 0.5);
   }
+  if (omni_) {
+    // The motor holds the body-frame velocity, so a robot turning at omega
+    // swings its path at omega until the next command. Quick turns at speed
+    // made paths the safety search (straight for omni robots) could not
+    // foresee; turning is capped at what the acceleration limit could
+    // follow, max_acceleration / speed.
+    const double speed = std::hypot(v.vx, v.vy);
+    const double most = limit_or(league_.robot().max_acceleration(), 1e9) / std::max(speed, 1e-3);
+    v.omega = std::clamp(v.omega, -most, most);
+  }
   apply_safety_search(world, previous_step_t ? t - *previous_step_t : 0.0, v);
   last_command_body_ = V(v.vx, omni_ ? v.vy : 0.0);
   cmd.mutable_velocity()->set_vx(v.vx);

@@ -862,6 +862,28 @@ TEST(SafetySearchInSkillController, OmniRobotBrakesFromItsCommandNotFromAFastEst
   EXPECT_LT(std::hypot(cmd.velocity().vx(), cmd.velocity().vy()), commanded - 0.01);
 }
 
+// The motor holds body-frame velocities: an omni robot turning fast at
+// speed swings its path, which the safety search cannot foresee. Its turn
+// rate is capped at what the acceleration limit could follow.
+TEST(SafetySearchInSkillController, OmniRobotTurnsNoFasterThanItsAccelerationCanFollowAtSpeed) {
+  const msg::MatchConfig ssl = runtime::preset_match_config("ssl");
+  const auto& spec = ssl.league().robot();
+  SkillController skills(msg::BLUE, 1, ssl.league());
+  msg::PlayerInstruction place = place_at(3.0, 0.0);
+  place.mutable_placement()->set_theta(3.0);  // to face backwards there
+  const auto cmd = skills.step(estimate(-2.0, 0.0, 0.0, 2.0, 0.0), place, 1, 0.0);
+  const double speed = std::hypot(cmd.velocity().vx(), cmd.velocity().vy());
+  ASSERT_GT(speed, 1.0);
+  EXPECT_GT(std::abs(cmd.velocity().omega()), 0.1);  // it does turn
+  EXPECT_LE(std::abs(cmd.velocity().omega()) * speed, spec.max_acceleration() + 1e-9);
+  // Standing, it may turn as fast as it likes.
+  SkillController standing(msg::BLUE, 1, ssl.league());
+  msg::PlayerInstruction turn = place_at(-2.0, 0.0);
+  turn.mutable_placement()->set_theta(3.0);
+  const auto on_the_spot = standing.step(estimate(-2.0, 0.0, 0.0, 0.0, 0.0), turn, 1, 0.0);
+  EXPECT_GT(std::abs(on_the_spot.velocity().omega()), 3.0);
+}
+
 TEST(SafetySearchInSkillController, NonFiniteTeammateStopsTheRobot) {
   const msg::MatchConfig ssl = runtime::preset_match_config("ssl");
   SkillController skills(msg::BLUE, 1, ssl.league());
