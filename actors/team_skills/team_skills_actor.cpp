@@ -1,10 +1,13 @@
 #include "actors/team_skills/team_skills_actor.hpp"
 
+#include <algorithm>
+#include <map>
 #include <optional>
 #include <vector>
 
 #include <caf/all.hpp>
 
+#include "actors/team_skills/placement_sharing.hpp"
 #include "actors/team_skills/role_agreement.hpp"
 #include "actors/team_skills/role_assigner.hpp"
 #include "messages/runtime.pb.h"
@@ -75,12 +78,30 @@ msg::RoleAssignment assignment_header(const Self* self, const msg::CoachCommand&
   return roles;
 }
 
-void decide_for_team(Self* self, const msg::CoachCommand& coach) {
+// Central: the coach places by id; the field players share its spots out by
+// distance from where they are (the keeper, the lowest id, keeps its own).
+msg::CoachCommand with_placements_shared(const msg::CoachCommand& coach, const std::vector<msg::WorldEstimate>& latest,
+                                         const std::vector<uint32_t>& present) {
+  if (coach.directive() != msg::COACH_PLACE || coach.placements().empty() || present.empty()) return coach;
+  std::map<uint32_t, msg::Pose2> poses;
+  for (const auto& estimate : latest)
+    if (estimate.has_self()) poses[estimate.robot_id()] = estimate.self().pose();
+  const std::vector<msg::Placement> placements(coach.placements().begin(), coach.placements().end());
+  msg::CoachCommand shared = coach;
+  shared.clear_placements();
+  for (auto& placement :
+       share_placements_by_distance(placements, poses, *std::min_element(present.begin(), present.end())))
+    *shared.add_placements() = std::move(placement);
+  return shared;
+}
+
+void decide_for_team(Self* self, const msg::CoachCommand& command) {
   auto& s = self->state;
   const auto team = s.ctx.address.team();
   std::vector<msg::WorldEstimate> latest;
-  s.estimates.for_each_before(coach.cycle(), [&](uint32_t, uint64_t, const msg::WorldEstimate& e) { latest.push_back(e); });
-  std::vector<uint32_t> present(coach.robots_present().begin(), coach.robots_present().end());
+  s.estimates.for_each_before(command.cycle(), [&](uint32_t, uint64_t, const msg::WorldEstimate& e) { latest.push_back(e); });
+  std::vector<uint32_t> present(command.robots_present().begin(), command.robots_present().end());
+  const msg::CoachCommand coach = with_placements_shared(command, latest, present);
   msg::RoleAssignment roles = assignment_header(self, coach);
   for (const msg::RoleEntry& entry : s.assigner->assign(latest, present, coach.attack_positive_x())) {
     *roles.add_roles() = entry;

@@ -1,0 +1,82 @@
+#include "actors/team_skills/placement_sharing.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+namespace robocaf::actors {
+namespace {
+
+msg::Placement spot(uint32_t id, double x, double y) {
+  msg::Placement p;
+  p.set_robot_id(id);
+  p.mutable_pose()->set_x(x);
+  p.mutable_pose()->set_y(y);
+  p.mutable_pose()->set_theta(0.5);
+  return p;
+}
+
+msg::Pose2 at(double x, double y) {
+  msg::Pose2 p;
+  p.set_x(x);
+  p.set_y(y);
+  return p;
+}
+
+// Two robots whose id-given spots lie across each other's way swap them; the
+// keeper keeps its spot whatever is nearer.
+TEST(PlacementSharing, CrossingRobotsSwapSpotsAndTheKeeperKeepsItsOwn) {
+  const std::vector<msg::Placement> coach = {spot(1, -1.0, 0.0), spot(2, -0.2, 0.3), spot(3, -0.2, -0.3)};
+  // Robot 2 is down at -y, robot 3 up at +y; robot 2 also stands right on
+  // the keeper's spot.
+  const std::map<uint32_t, msg::Pose2> poses = {{1, at(0.5, 0.0)}, {2, at(-1.0, -0.3)}, {3, at(0.4, 0.3)}};
+  const auto shared = share_placements_by_distance(coach, poses, 1);
+  ASSERT_EQ(shared.size(), 3u);
+  EXPECT_EQ(shared[0].robot_id(), 1u);
+  EXPECT_EQ(shared[0].pose().x(), -1.0);  // the keeper's
+  EXPECT_EQ(shared[1].robot_id(), 2u);
+  EXPECT_EQ(shared[1].pose().y(), -0.3);
+  EXPECT_EQ(shared[2].robot_id(), 3u);
+  EXPECT_EQ(shared[2].pose().y(), 0.3);
+  EXPECT_EQ(shared[2].pose().theta(), 0.5);  // headings travel with the spots
+}
+
+// The least total distance: with three robots and three spots, no other
+// hand-out is shorter.
+TEST(PlacementSharing, TotalDistanceIsTheLeastOfAllHandOuts) {
+  const std::vector<msg::Placement> coach = {spot(1, -2.0, 0.0), spot(2, 0.0, 1.0), spot(3, 0.0, 0.0),
+                                             spot(4, 0.0, -1.0)};
+  const std::map<uint32_t, msg::Pose2> poses = {
+      {1, at(-2.0, 0.0)}, {2, at(1.0, -1.2)}, {3, at(1.5, 1.1)}, {4, at(0.8, 0.1)}};
+  const auto shared = share_placements_by_distance(coach, poses, 1);
+  auto total = [&](const std::vector<msg::Placement>& ps) {
+    double sum = 0.0;
+    for (const auto& p : ps) {
+      const auto& from = poses.at(p.robot_id());
+      sum += std::hypot(from.x() - p.pose().x(), from.y() - p.pose().y());
+    }
+    return sum;
+  };
+  std::vector<int> perm = {1, 2, 3};
+  do {
+    std::vector<msg::Placement> other = coach;
+    for (int k = 0; k < 3; ++k) *other[k + 1].mutable_pose() = coach[perm[k]].pose();
+    EXPECT_LE(total(shared), total(other) + 1e-12);
+  } while (std::next_permutation(perm.begin(), perm.end()));
+  EXPECT_EQ(shared[1].pose().y(), -1.0);  // robot 2, low on the field, takes the low spot
+}
+
+TEST(PlacementSharing, WithoutEveryPoseTheCoachsSpotsStand) {
+  const std::vector<msg::Placement> coach = {spot(1, -1.0, 0.0), spot(2, -0.2, 0.3), spot(3, -0.2, -0.3)};
+  const std::map<uint32_t, msg::Pose2> poses = {{1, at(0.5, 0.0)}, {2, at(-1.0, -0.3)}};
+  const auto shared = share_placements_by_distance(coach, poses, 1);
+  for (size_t i = 0; i < coach.size(); ++i) EXPECT_EQ(shared[i].SerializeAsString(), coach[i].SerializeAsString());
+  std::map<uint32_t, msg::Pose2> with_nan = poses;
+  with_nan[3] = at(std::nan(""), 0.0);
+  const auto guarded = share_placements_by_distance(coach, with_nan, 1);
+  EXPECT_EQ(guarded[2].SerializeAsString(), coach[2].SerializeAsString());
+}
+
+}  // namespace
+}  // namespace robocaf::actors
