@@ -81,18 +81,7 @@ OnboardCamera::OnboardCamera(const msg::LeaguePreset& preset, const msg::Onboard
   require(field.goal_width() >= 0.0 && std::isfinite(field.goal_width()),
           "LeaguePreset.field.goal_width", field.goal_width(), "must be >= 0 m");
 
-  // Indices as documented in vision.proto (LandmarkKind).
-  const double hl = 0.5 * field.length(), hw = 0.5 * field.width(), hg = 0.5 * field.goal_width();
-  landmarks_ = {{
-      {msg::LANDMARK_GOAL_POST, 0, hl, -hg},
-      {msg::LANDMARK_GOAL_POST, 1, hl, hg},
-      {msg::LANDMARK_GOAL_POST, 2, -hl, -hg},
-      {msg::LANDMARK_GOAL_POST, 3, -hl, hg},
-      {msg::LANDMARK_CORNER, 0, hl, -hw},
-      {msg::LANDMARK_CORNER, 1, hl, hw},
-      {msg::LANDMARK_CORNER, 2, -hl, hw},
-      {msg::LANDMARK_CORNER, 3, -hl, -hw},
-  }};
+  landmarks_ = runtime::field_landmarks(field);
 }
 
 SeededRandom& OnboardCamera::stream(msg::Team team, std::uint32_t robot_id) {

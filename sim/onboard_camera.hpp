@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <map>
 #include <utility>
+#include <vector>
 
 #include "messages/config.pb.h"
 #include "messages/geometry.pb.h"
 #include "messages/vision.pb.h"
 #include "messages/world.pb.h"
+#include "runtime/field_landmarks.hpp"
 #include "sim/random.hpp"
 
 namespace robocaf::sim {
@@ -77,18 +79,12 @@ class OnboardCamera {
                             std::uint64_t frame_number, double t_capture);
 
  private:
-  struct LandmarkPoint {
-    msg::LandmarkKind kind;
-    std::uint32_t index;
-    double x, y;  // field frame, m
-  };
-
   SeededRandom& stream(msg::Team team, std::uint32_t robot_id);
 
   msg::OnboardCameraSpec spec_;
   double robot_radius_ = 0.0;
   std::uint64_t seed_ = 0;
-  std::array<LandmarkPoint, 8> landmarks_{};
+  std::vector<runtime::FieldLandmark> landmarks_;
   std::map<std::pair<int, std::uint32_t>, SeededRandom> streams_;
 };
 

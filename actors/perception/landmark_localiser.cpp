@@ -5,34 +5,28 @@
 
 #include <Eigen/Geometry>
 
+#include "runtime/field_landmarks.hpp"
+
 namespace robocaf::actors {
 
 LandmarkLocaliser::LandmarkLocaliser(const msg::FieldGeometry& field, double noise_per_metre, double tolerance)
     : field_(field), noise_per_metre_(noise_per_metre), tolerance_(tolerance) {}
 
 std::optional<Eigen::Vector2d> LandmarkLocaliser::field_position(msg::LandmarkKind kind, uint32_t index) const {
-  const double hl = 0.5 * field_.length(), hw = 0.5 * field_.width(), hg = 0.5 * field_.goal_width();
-  if (kind == msg::LANDMARK_GOAL_POST && index < 4) {
-    const double x = index < 2 ? hl : -hl;
-    const double y = index % 2 == 0 ? -hg : hg;
-    return Eigen::Vector2d(x, y);
-  }
-  if (kind == msg::LANDMARK_CORNER && index < 4) {
-    static constexpr double kSigns[4][2] = {{1, -1}, {1, 1}, {-1, 1}, {-1, -1}};
-    return Eigen::Vector2d(kSigns[index][0] * hl, kSigns[index][1] * hw);
-  }
-  return std::nullopt;
+  const auto landmark = runtime::field_landmark(field_, kind, index);
+  if (!landmark) return std::nullopt;
+  return Eigen::Vector2d(landmark->x, landmark->y);
 }
 
 std::optional<msg::Pose2> LandmarkLocaliser::locate(
     const google::protobuf::RepeatedPtrField<msg::Landmark>& seen) const {
   std::vector<Eigen::Vector2d> in_robot, in_field;
   for (const auto& landmark : seen) {
-    const auto where = field_position(landmark.kind(), landmark.index());
+    const auto where = runtime::field_landmark(field_, landmark.kind(), landmark.index());
     const Eigen::Vector2d p(landmark.position().x(), landmark.position().y());
     if (!where || !p.allFinite()) continue;
     in_robot.push_back(p);
-    in_field.push_back(*where);
+    in_field.emplace_back(where->x, where->y);
   }
   const auto n = static_cast<Eigen::Index>(in_robot.size());
   if (n < 2) return std::nullopt;

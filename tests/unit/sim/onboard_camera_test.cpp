@@ -77,7 +77,13 @@ TEST(OnboardCamera, SeesObjectsInFrontAtTheirEgocentricPosition) {
   EXPECT_NEAR(r.position().x(), 4.0, 1e-12);
   EXPECT_NEAR(r.position().y(), -0.5, 1e-12);
   EXPECT_NEAR(r.orientation(), -M_PI / 2, 1e-12);
-  EXPECT_EQ(f.landmarks_size(), 0);  // corners and goals all out of view from here
+  // Corners and goals are all out of view from here; the centre line meets
+  // the +y touch line at (0, 6): 4 m ahead, 1 m to the left.
+  ASSERT_EQ(f.landmarks_size(), 1);
+  const auto* crossing = find_landmark(f, msg::LANDMARK_LINE_CROSSING, 1);
+  ASSERT_NE(crossing, nullptr);
+  EXPECT_NEAR(crossing->position().x(), 4.0, 1e-12);
+  EXPECT_NEAR(crossing->position().y(), 1.0, 1e-12);
 }
 
 TEST(OnboardCamera, ObjectOutsideTheFieldOfViewOrBeyondRangeIsNotSeen) {
