@@ -763,7 +763,15 @@ void SkillController::apply_safety_search(const msg::WorldEstimate& world, doubl
   const V commanded = heading * v.vx + left * (omni_ ? v.vy : 0.0);
   self.desired_acceleration = (commanded - velocity) / dt;
   self.max_acceleration = max_acceleration;
-  self.radius = robot.radius();
+  // Where a robot may be besides where it is estimated: two standard
+  // deviations of its position estimate, capped (onboard cameras and shared
+  // estimates place teammates decimetres off; a global camera millimetres).
+  auto position_doubt = [](const msg::RobotEstimate& estimate) {
+    if (estimate.covariance_size() != 9) return 0.0;
+    const double variance = std::max(estimate.covariance(0), estimate.covariance(4));
+    return std::isfinite(variance) && variance > 0.0 ? std::min(2.0 * std::sqrt(variance), 0.15) : 0.0;
+  };
+  self.radius = robot.radius() + position_doubt(me);
   const double own_omega = finite_or_zero(me.omega());
   if (!omni_) {
     self.drive_axis = heading;  // a differential robot can only change its forward speed
@@ -797,9 +805,9 @@ void SkillController::apply_safety_search(const msg::WorldEstimate& world, doubl
     other.max_acceleration = max_acceleration;
     if (!omni_) other.turn_rate = finite_or_zero(mate.omega());
     other.max_deceleration = braking(other.turn_rate, other.velocity.norm());
-    other.radius = robot.radius();
+    other.radius = robot.radius() + position_doubt(mate);
     const double speed = other.velocity.norm();
-    const double reach = 4.0 * robot.radius() + dss.margin + dss.speed_margin * (own_speed + speed) + own_path +
+    const double reach = self.radius + other.radius + 2.0 * robot.radius() + dss.margin + dss.speed_margin * (own_speed + speed) + own_path +
                          path(speed, other.max_deceleration);
     // Written so a non-finite teammate is kept: the search then brakes.
     if (!((other.position - self.position).norm() > reach)) teammates.push_back(other);

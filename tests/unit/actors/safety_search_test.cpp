@@ -884,6 +884,30 @@ TEST(SafetySearchInSkillController, OmniRobotTurnsNoFasterThanItsAccelerationCan
   EXPECT_GT(std::abs(on_the_spot.velocity().omega()), 3.0);
 }
 
+// A teammate known only to decimetres (onboard cameras, shared estimates)
+// is given a berth of two standard deviations; one known to millimetres
+// is not.
+TEST(SafetySearchInSkillController, UncertainTeammateIsGivenTwoStandardDeviationsMore) {
+  const msg::MatchConfig ssl = runtime::preset_match_config("ssl");
+  const msg::PlayerInstruction place = place_at(3.0, 0.0);
+  auto command_with_teammate_sd = [&](double sd) {
+    SkillController skills(msg::BLUE, 1, ssl.league());
+    msg::WorldEstimate w = estimate(-2.0, 0.0, 0.0, 0.0, 0.0);
+    skills.step(w, place, 1, 0.0);
+    w = estimate(-2.0, 0.0, 0.0, 1.0, 0.0);
+    // Standing 0.48 m ahead: from 1 m/s the robot can still go on at this
+    // distance, not with another 2 x 0.1 m to keep.
+    add_teammate(w, 2, -2.0 + 0.48, 0.0);
+    auto* mate = w.mutable_teammates(0);
+    for (int i = 0; i < 9; ++i) mate->add_covariance(i % 4 == 0 ? sd * sd : 0.0);
+    return skills.step(w, place, 2, 0.02).velocity().vx();
+  };
+  const double sure = command_with_teammate_sd(0.001);
+  const double doubtful = command_with_teammate_sd(0.1);
+  EXPECT_GE(sure, 1.0);     // goes on (or speeds up)
+  EXPECT_LT(doubtful, 1.0);  // brakes
+}
+
 TEST(SafetySearchInSkillController, NonFiniteTeammateStopsTheRobot) {
   const msg::MatchConfig ssl = runtime::preset_match_config("ssl");
   SkillController skills(msg::BLUE, 1, ssl.league());
