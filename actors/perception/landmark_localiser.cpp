@@ -5,7 +5,11 @@
 
 #include <Eigen/Geometry>
 
+#include "runtime/angle.hpp"
+
 namespace robocaf::actors {
+
+using runtime::kPi;
 
 LandmarkLocaliser::LandmarkLocaliser(const msg::FieldGeometry& field, double noise_per_metre, double tolerance)
     : field_(field), noise_per_metre_(noise_per_metre), tolerance_(tolerance) {}
@@ -25,14 +29,16 @@ std::optional<Eigen::Vector2d> LandmarkLocaliser::field_position(msg::LandmarkKi
 }
 
 std::optional<msg::Pose2> LandmarkLocaliser::locate(
-    const google::protobuf::RepeatedPtrField<msg::Landmark>& seen) const {
+    const google::protobuf::RepeatedPtrField<msg::Landmark>& seen, const msg::Pose2* prior) const {
   std::vector<Eigen::Vector2d> in_robot, in_field;
+  bool all_symmetric = true;
   for (const auto& landmark : seen) {
     const auto where = field_position(landmark.kind(), landmark.index());
     const Eigen::Vector2d p(landmark.position().x(), landmark.position().y());
     if (!where || !p.allFinite()) continue;
     in_robot.push_back(p);
     in_field.push_back(*where);
+    all_symmetric = all_symmetric && landmark.symmetric();
   }
   const auto n = static_cast<Eigen::Index>(in_robot.size());
   if (n < 2) return std::nullopt;
@@ -50,7 +56,13 @@ std::optional<msg::Pose2> LandmarkLocaliser::locate(
     dst.col(i) = in_field[i];
   }
   const Eigen::Matrix3d t = Eigen::umeyama(src, dst, false);
-  const double x = t(0, 2), y = t(1, 2), theta = std::atan2(t(1, 0), t(0, 0));
+  double x = t(0, 2), y = t(1, 2), theta = std::atan2(t(1, 0), t(0, 0));
+  if (all_symmetric && prior &&
+      std::abs(runtime::wrap_angle(theta - prior->theta())) > std::abs(runtime::wrap_angle(theta + kPi - prior->theta()))) {
+    x = -x;
+    y = -y;
+    theta = runtime::wrap_angle(theta + kPi);
+  }
   const double margin = std::max(0.0, field_.boundary_width());
   if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(theta) ||
       std::abs(x) > 0.5 * field_.length() + margin || std::abs(y) > 0.5 * field_.width() + margin)
