@@ -50,7 +50,9 @@ std::optional<msg::Pose2> LandmarkLocaliser::locate(
       const double allowed = tolerance_ + 3.0 * noise_per_metre_ * (in_robot[i].norm() + in_robot[j].norm());
       if (std::abs(seen_d - true_d) > allowed) return std::nullopt;
     }
-  Eigen::Matrix2Xd src(2, n), dst(2, n);
+  // Dynamic in both sizes: with Matrix2Xd GCC 12 warns of a 16-byte load
+  // from an 8-byte block inside Eigen's umeyama (-Wstringop-overread).
+  Eigen::MatrixXd src(2, n), dst(2, n);
   for (Eigen::Index i = 0; i < n; ++i) {
     src.col(i) = in_robot[i];
     dst.col(i) = in_field[i];
