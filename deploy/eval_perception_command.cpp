@@ -40,6 +40,10 @@ int report_onboard(const msg::MatchConfig& match, const std::string& log, std::u
   std::printf("false balls         %10llu\n", static_cast<unsigned long long>(s.false_balls));
   std::printf("robots found        %10.2f %%    in clear view (median error %.2f %% of distance)\n",
               100.0 * s.robot_found_in_view, s.robot_error_pct_median);
+  std::printf("goals found         %10.2f %%    of %llu images with a goal in clear view within range\n",
+              100.0 * s.goal_found_in_view, static_cast<unsigned long long>(s.goal_clear_view));
+  std::printf("goal post error     %10.2f %%    of its distance, RMS (median %.2f %%); %llu false goals\n",
+              s.landmark_error_pct, s.landmark_error_pct_median, static_cast<unsigned long long>(s.false_goals));
   std::printf("frame time median   %10.3f ms   (detection per image)\n", s.frame_ms_median);
   std::printf("ball known, own     %10.2f %%    of robot-frames: valid estimate within %.2f m of the ball\n",
               100.0 * s.ball_known_own, s.usable_ball_error_m);
@@ -63,6 +67,11 @@ int report_onboard(const msg::MatchConfig& match, const std::string& log, std::u
                         {"usable_ball_error_m", s.usable_ball_error_m},
                         {"ball_known_own", s.ball_known_own},
                         {"ball_known_shared", s.ball_known_shared},
+                        {"goal_clear_view", s.goal_clear_view},
+                        {"goal_found_in_view", s.goal_found_in_view},
+                        {"landmark_error_pct", s.landmark_error_pct},
+                        {"landmark_error_pct_median", s.landmark_error_pct_median},
+                        {"false_goals", s.false_goals},
                         {"log", log}};
     write_text_file(*summary_json, json.dump(2) + '\n');
   }

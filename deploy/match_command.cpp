@@ -18,8 +18,9 @@ const char* kMatchUsage =
     "usage: robocaf match [--preset mirosot|ssl|msl | --config FILE] [--seed N] [--half-duration SECONDS]\n"
     "                     [--log FILE] [--summary-json FILE] [--realtime] [--time-ratio R] [--threads N] [--quiet]\n"
     "                     [--perception-images]\n"
-    "  --perception-images  perception detects on rendered overhead camera images instead of\n"
-    "                       getting simulated detections\n"
+    "  --perception-images  perception detects on rendered camera images instead of getting\n"
+    "                       simulated detections: the overhead image, or (msl) each robot's own\n"
+    "                       onboard image, goal posts included for self-localisation\n"
     "  --realtime      pace the world on the wall clock (live runs; not reproducible)\n"
     "  --time-ratio R  with --realtime: simulated seconds per wall second (0.5, 1, 2, ...)";
 
@@ -53,11 +54,8 @@ int match_command(const std::vector<std::string>& args) {
   if (auto half = arguments.number("half-duration", 1.0, 24 * 3600.0)) match.set_half_duration(*half);
   const std::string log_path = arguments.value("log").value_or("match-seed" + std::to_string(match.seed()) + ".rclog");
   const bool realtime = arguments.has("realtime");
-  if (arguments.has("perception-images")) {
-    if (match.league().vision() != msg::VISION_GLOBAL)
-      throw UsageError("--perception-images: league '" + match.league().name() + "' has no overhead camera");
-    match.mutable_sim()->set_perception_on_images(true);
-  }
+  // Overhead images under a global camera, each robot's own under onboard vision.
+  if (arguments.has("perception-images")) match.mutable_sim()->set_perception_on_images(true);
   if (auto ratio = arguments.number("time-ratio", 0.01, 100.0)) {
     if (!realtime) throw UsageError("--time-ratio paces a live run: it needs --realtime");
     match.mutable_sim()->set_time_ratio(*ratio);

@@ -1,6 +1,7 @@
 #include "deploy/perception_evaluation.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -14,6 +15,7 @@
 
 #include "actors/perception/detection_filter.hpp"
 #include "actors/perception/image_detector.hpp"
+#include "actors/perception/landmark_localiser.hpp"
 #include "actors/perception/onboard_image_detector.hpp"
 #include "actors/world_knowledge/world_tracker.hpp"
 #include "messages/log.pb.h"
@@ -92,6 +94,24 @@ class OnboardVisibility {
     const bool in_goal = std::abs(bx) > geometry_.half_length - r && std::abs(by) < geometry_.goal_half_width + r;
     if (outline == Visibility::kPartly || in_goal || cover == Cover::kPart) return Visibility::kPartly;
     return Visibility::kClear;
+  }
+
+  // A goal whose posts stand at robot-frame `a` and `b` (floor points),
+  // `height` tall and `thickness` wide: both in full view, near enough for
+  // GoalPostDetector, and no robot in front of either.
+  bool goal_clear(const msg::WorldTruth& truth, const msg::RobotTruth& observer, const Eigen::Vector2d& a,
+                  const Eigen::Vector2d& b, double height, double thickness, double max_range) const {
+    const cv::Size size = camera_.size();
+    for (const Eigen::Vector2d& p : {a, b}) {
+      if (p.norm() > max_range) return false;
+      for (double z : {0.0, height}) {
+        const auto pixel = camera_.project({p.x(), p.y(), z});
+        if (!pixel || pixel->x < 1.0 || pixel->y < 1.0 || pixel->x > size.width - 2.0 || pixel->y > size.height - 2.0)
+          return false;
+      }
+      if (covered(truth, observer, nullptr, {p.x(), p.y(), height / 2}, thickness) != Cover::kNone) return false;
+    }
+    return true;
   }
 
   // Another robot: its band (a vertical cylinder) in clear view.
@@ -369,6 +389,13 @@ OnboardPerceptionScores evaluate_onboard_perception(const std::string& log_path,
   SquareSum error_sq;
   std::uint64_t partly = 0, found_clear = 0, found_partly = 0, robots_clear = 0, robots_found = 0;
   std::uint64_t known_own = 0, known_shared = 0;
+  // Goal posts: landmark points in the field (vision.proto's indices).
+  const actors::LandmarkLocaliser field_points(league.field());
+  const sim::camera::SceneGeometry scene = sim::camera::scene_geometry(league);
+  const double goal_range = actors::GoalPostDetector(league.field(), calibration).max_range();
+  std::vector<double> landmark_pct;
+  SquareSum landmark_sq;
+  std::uint64_t goals_found = 0;
   for_each_nth_truth(reader, every, [&](const msg::WorldTruth& truth) {
     ++scores.frames;
     for (const msg::RobotTruth& robot : truth.robots()) {
@@ -417,6 +444,40 @@ OnboardPerceptionScores evaluate_onboard_perception(const std::string& log_path,
         }
       }
 
+      // Goal posts. Each detected goal as the +x goal (left post 1, right 0)
+      // or the -x one (2, 3), whichever fits; each goal in clear view is
+      // found when a detected goal fits it within 10 % of the distance.
+      auto post = [&](std::uint32_t index) {
+        const Eigen::Vector2d f = *field_points.field_position(msg::LANDMARK_GOAL_POST, index);
+        return to_robot_frame(robot.pose(), f.x(), f.y());
+      };
+      std::array<bool, 2> matched{false, false};
+      for (const auto& goal : detections.goals) {
+        bool any = false;
+        for (int g = 0; g < 2; ++g) {
+          const Eigen::Vector2d left = post(g == 0 ? 1 : 2), right = post(g == 0 ? 0 : 3);
+          const double e_left = (goal.left - left).norm() / left.norm();
+          const double e_right = (goal.right - right).norm() / right.norm();
+          if (std::max(e_left, e_right) > kOnboardMatchShare) continue;
+          any = true;
+          if (!matched[static_cast<size_t>(g)]) {
+            matched[static_cast<size_t>(g)] = true;
+            for (double e : {e_left, e_right}) {
+              landmark_pct.push_back(100.0 * e);
+              landmark_sq.add(100.0 * e);
+            }
+          }
+        }
+        if (!any) ++scores.false_goals;
+      }
+      for (int g = 0; g < 2; ++g) {
+        const Eigen::Vector2d left = post(g == 0 ? 1 : 2), right = post(g == 0 ? 0 : 3);
+        if (!visibility.goal_clear(truth, robot, left, right, scene.goal_height, scene.post_thickness, goal_range))
+          continue;
+        ++scores.goal_clear_view;
+        goals_found += matched[static_cast<size_t>(g)];
+      }
+
       // World knowledge, own and shared. The true pose stands in for
       // odometry (see the header).
       const SharingTrial::Estimates estimates = sharing.observe(ball_percept(truth, robot, robot.pose(), detections));
@@ -442,6 +503,10 @@ OnboardPerceptionScores evaluate_onboard_perception(const std::string& log_path,
   scores.frame_ms_median = runtime::median(frame_ms);
   scores.ball_known_own = static_cast<double>(known_own) / samples;
   scores.ball_known_shared = static_cast<double>(known_shared) / samples;
+  scores.goal_found_in_view =
+      scores.goal_clear_view ? static_cast<double>(goals_found) / static_cast<double>(scores.goal_clear_view) : 0.0;
+  scores.landmark_error_pct = landmark_sq.rms();
+  scores.landmark_error_pct_median = runtime::median(landmark_pct);
   return scores;
 }
 

@@ -75,6 +75,18 @@ struct OnboardPerceptionScores {
   /// shares every share_period, a share is fused from the next cycle on).
   double ball_known_own = 0.0;
   double ball_known_shared = 0.0;
+  /// Goal posts (GoalPostDetector, the landmarks self-localisation uses).
+  /// A goal is in clear view when both its posts, foot to top, project into
+  /// the image, lie within GoalPostDetector::max_range and no robot's body is
+  /// painted over either (the ball rules above). A detected goal is matched
+  /// to the truth as the +x or the -x goal, whichever fits (the detector
+  /// cannot tell them apart, self-localisation decides by its heading); it
+  /// is found when both landmarks lie within 10 % of their distance.
+  std::uint64_t goal_clear_view = 0;   ///< (robot, goal) samples in clear view
+  double goal_found_in_view = 0.0;     ///< fraction of them found
+  double landmark_error_pct = 0.0;     ///< found goals' landmarks: RMS of |error| / distance, percent
+  double landmark_error_pct_median = 0.0;
+  std::uint64_t false_goals = 0;       ///< detected goals matching neither goal, all samples
 };
 
 /// Evaluates onboard-camera perception on the truth records of the game log

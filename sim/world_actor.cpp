@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include <caf/all.hpp>
+#include <opencv2/core/utility.hpp>
 
 #include "messages/log.pb.h"
 #include "messages/runtime.pb.h"
@@ -20,6 +21,7 @@
 #include "runtime/config_loader.hpp"
 #include "runtime/game_log.hpp"
 #include "messages/vision.pb.h"
+#include "sim/camera/onboard_image.hpp"
 #include "sim/camera/overhead_image.hpp"
 #include "sim/global_camera.hpp"
 #include "sim/onboard_camera.hpp"
@@ -57,6 +59,10 @@ struct WorldState {
   };
   std::deque<Capture> in_flight;
   std::unique_ptr<camera::OverheadImageRenderer> renderer;  // perception_on_images
+  // perception_on_images with onboard vision: every robot's own camera image
+  // instead of its simulated OnboardFrame, with the camera's robot-frame calibration.
+  std::unique_ptr<camera::OnboardImageRenderer> onboard_renderer;
+  msg::CameraCalibration onboard_calibration;
   std::vector<msg::ManualRefereeCommand> manual;  // applied at the next cycle
   std::optional<msg::ScenarioResult> scenario_result;
   std::unique_ptr<runtime::GameLogWriter> log;
@@ -316,6 +322,27 @@ void begin_cycle(Self* self) {
 
   s.pending.clear();
   s.commands.clear();
+  // Onboard images of every robot that gets one this cycle, rendered side by
+  // side (each image depends only on the truth, the robot and the frame
+  // number, so the order of rendering cannot change a pixel).
+  std::map<RobotKey, cv::Mat> onboard_images;
+  if (s.onboard_renderer) {
+    std::vector<RobotKey> robots;
+    for (const auto& [team_value, id] : participants(self)) {
+      const auto team = static_cast<msg::Team>(team_value);
+      if (id != 0 && is_operational(self, team, id) && s.ctx.peers.find(team, id, msg::ACTOR_MOTOR) &&
+          s.ctx.peers.find(team, id, msg::ACTOR_PERCEPTION) && s.physics->has_robot(team, id))
+        robots.push_back({team_value, id});
+    }
+    std::vector<cv::Mat> images(robots.size());
+    cv::parallel_for_(cv::Range(0, static_cast<int>(robots.size())), [&](const cv::Range& range) {
+      for (int i = range.start; i < range.end; ++i)
+        images[static_cast<size_t>(i)] = s.onboard_renderer->render(
+            truth, static_cast<msg::Team>(robots[static_cast<size_t>(i)].first), robots[static_cast<size_t>(i)].second,
+            s.cycle + 1);
+    });
+    for (size_t i = 0; i < robots.size(); ++i) onboard_images[robots[i]] = std::move(images[i]);
+  }
   for (const auto& [team_value, id] : participants(self)) {
     const auto team = static_cast<msg::Team>(team_value);
     if (id == 0) {
@@ -355,10 +382,28 @@ void begin_cycle(Self* self) {
     self->send(motor, odometry);
     if (s.onboard) {
       self->send(perception, std::move(odometry));
-      msg::OnboardFrame frame = s.onboard->observe(truth, team, id, s.cycle + 1, t);
-      frame.set_cycle(s.cycle);
-      frame.set_t_sent(t);
-      self->send(perception, std::move(frame));
+      // Captured now and delivered at once, as the simulated frame is.
+      if (auto it = onboard_images.find({team_value, id}); it != onboard_images.end()) {
+        const cv::Mat& pixels = it->second;
+        msg::CameraImage image;
+        image.set_frame_number(s.cycle + 1);
+        image.set_t_capture(t);
+        image.set_t_sent(t);
+        image.set_cycle(s.cycle);
+        image.set_width(static_cast<uint32_t>(pixels.cols));
+        image.set_height(static_cast<uint32_t>(pixels.rows));
+        image.set_bgr(pixels.isContinuous()
+                          ? std::string(reinterpret_cast<const char*>(pixels.data), pixels.total() * 3)
+                          : std::string());
+        *image.mutable_calibration() = s.onboard_calibration;
+        image.set_robot_frame(true);
+        self->send(perception, std::move(image));
+      } else if (!s.onboard_renderer) {
+        msg::OnboardFrame frame = s.onboard->observe(truth, team, id, s.cycle + 1, t);
+        frame.set_cycle(s.cycle);
+        frame.set_t_sent(t);
+        self->send(perception, std::move(frame));
+      }
     } else {
       for (const auto& capture : frames) {
         if (capture.image) {
@@ -489,6 +534,12 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
   if (st.camera && match.sim().perception_on_images())
     st.renderer = std::make_unique<camera::OverheadImageRenderer>(
         match.league(), camera, derive_seed(match.seed(), camera::kOverheadImageStream));
+  if (st.onboard && match.sim().perception_on_images()) {
+    st.onboard_renderer = std::make_unique<camera::OnboardImageRenderer>(
+        match.league(), match.sim().onboard_camera(), derive_seed(match.seed(), camera::kOnboardImageStream));
+    // Every robot carries its camera the same way: one calibration, relative to the robot.
+    st.onboard_calibration = st.onboard_renderer->calibration_for(msg::Pose2());
+  }
   st.referee = std::make_unique<Referee>(match);
   st.actuation_delay_steps = static_cast<uint64_t>(
       std::llround(runtime::actuation_delay(match.league().robot()) / match.sim().physics_step()));

@@ -22,6 +22,14 @@ namespace robocaf::actors {
 /// than `tolerance` plus the camera's distance-growing noise, or when the pose
 /// lies off the field and its boundary: a misidentified landmark must not
 /// teleport the robot.
+///
+/// Landmarks from images are Landmark.symmetric: the field looks the same
+/// turned half a turn about the centre spot, so the fit may as well be that
+/// turn of itself (x, y, theta) -> (-x, -y, theta + pi). When every landmark
+/// used is symmetric and a prior pose is given, the reading whose heading is
+/// nearer the prior's wins (the two differ by pi, so a heading estimate
+/// off by less than a quarter turn decides right); without a prior the fit
+/// stands as the indices say.
 class LandmarkLocaliser {
  public:
   /// `noise_per_metre`: the camera's position noise per metre of distance
@@ -29,7 +37,8 @@ class LandmarkLocaliser {
   explicit LandmarkLocaliser(const msg::FieldGeometry& field, double noise_per_metre = 0.01,
                              double tolerance = 0.15);
 
-  std::optional<msg::Pose2> locate(const google::protobuf::RepeatedPtrField<msg::Landmark>& seen) const;
+  std::optional<msg::Pose2> locate(const google::protobuf::RepeatedPtrField<msg::Landmark>& seen,
+                                   const msg::Pose2* prior = nullptr) const;
 
   /// Field position of a landmark (LandmarkKind indices as in vision.proto);
   /// nullopt for an unknown kind or index.

@@ -51,7 +51,9 @@ msg::Percept OnboardFilter::to_percept(const msg::OnboardFrame& frame) {
   if (frame.team() != team_ || frame.robot_id() != robot_id_) return p;
   if (odometry_pose_) {
     if (localiser_) {
-      if (auto fix = localiser_->locate(frame.landmarks())) {
+      // The current estimate tells apart the two goals an image cannot.
+      const msg::Pose2 estimate = compose(correction_, *odometry_pose_);
+      if (auto fix = localiser_->locate(frame.landmarks(), &estimate)) {
         const msg::Pose2 measured = compose(*fix, inverse(*odometry_pose_));
         correction_.set_x(correction_.x() + kBlend * (measured.x() - correction_.x()));
         correction_.set_y(correction_.y() + kBlend * (measured.y() - correction_.y()));

@@ -85,6 +85,7 @@ OnboardImageDetector::OnboardImageDetector(const msg::LeaguePreset& league,
   ball_radius_ = league.ball().radius() > 0 ? league.ball().radius() : 0.0215;
   robot_radius_ = league.robot().radius() > 0 ? league.robot().radius() : 0.09;
   robot_height_ = league.robot().height() > 0 ? league.robot().height() : 0.05;
+  if (league.field().goal_width() > 0 && league.field().length() > 0) goals_.emplace(league.field(), calibration);
 }
 
 double OnboardImageDetector::expected_ball_area(const Eigen::Vector2d& position) const {
@@ -404,6 +405,7 @@ OnboardDetections OnboardImageDetector::detect(const cv::Mat& bgr) {
     ball.confidence = ratio <= 1.0 ? ratio : 1.0 / ratio;
     out.balls.push_back(ball);
   }
+  if (goals_) out.goals = goals_->detect(bgr);
   return out;
 }
 
@@ -489,6 +491,7 @@ msg::OnboardFrame OnboardImageDetector::to_frame(const OnboardDetections& detect
     o->set_confidence(r.confidence);
     o->set_team(r.team);
   }
+  GoalPostDetector::to_landmarks(detections.goals, frame);
   return frame;
 }
 

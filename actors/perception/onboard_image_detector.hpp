@@ -4,6 +4,7 @@
 // robot's own frame (x forward, y left, metres).
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include <Eigen/Core>
@@ -11,6 +12,7 @@
 
 #include "actors/perception/camera_geometry.hpp"
 #include "actors/perception/colour_segmenter.hpp"
+#include "actors/perception/goal_post_detector.hpp"
 #include "messages/config.pb.h"
 #include "messages/geometry.pb.h"
 #include "messages/vision.pb.h"
@@ -55,6 +57,7 @@ struct OnboardRobotCandidate {
 struct OnboardDetections {
   std::vector<OnboardBallCandidate> balls;
   std::vector<OnboardRobotCandidate> robots;
+  std::vector<SeenGoal> goals;  ///< GoalPostDetector's, for self-localisation
 };
 
 /// Detects the ball and robots in the BGR images of a robot's own camera.
@@ -111,6 +114,9 @@ struct OnboardDetections {
 /// running off the bottom of the image is placed by its angular width
 /// instead (2 asin(radius / distance)), unless it is cut at a side too.
 ///
+/// Goals: GoalPostDetector (both posts of a goal and its crossbar), when the
+/// league's field has goals.
+///
 /// Not thread-safe (the segmenter's scratch buffers); one detector per thread.
 class OnboardImageDetector {
  public:
@@ -126,15 +132,15 @@ class OnboardImageDetector {
   OnboardImageDetector(const msg::LeaguePreset& league, const msg::CameraCalibration& robot_frame_calibration,
                        const msg::ColourThresholds& thresholds);
 
-  /// Balls and robots in one image. Throws std::invalid_argument unless bgr
-  /// is CV_8UC3 of the calibration's size.
+  /// Balls, robots and goals in one image. Throws std::invalid_argument
+  /// unless bgr is CV_8UC3 of the calibration's size.
   OnboardDetections detect(const cv::Mat& bgr);
 
   /// The same as an msg::OnboardFrame (balls and robots as PerceivedObject;
   /// balls with their position_sd; robots with their team, robot_id 0 =
-  /// unknown, orientation 0 = unknown, no position_sd),
-  /// stamped with frame number, capture time, team and robot of the camera.
-  /// No landmarks yet.
+  /// unknown, orientation 0 = unknown, no position_sd) and goal posts as
+  /// symmetric landmarks (GoalPostDetector::to_landmarks), stamped with
+  /// frame number, capture time, team and robot of the camera.
   static msg::OnboardFrame to_frame(const OnboardDetections& detections, std::uint64_t frame_number,
                                     double t_capture, msg::Team team, std::uint32_t robot_id);
 
@@ -164,6 +170,7 @@ class OnboardImageDetector {
 
   CameraGeometry geometry_;
   ColourSegmenter segmenter_;
+  std::optional<GoalPostDetector> goals_;  // none on a field without goals
   Eigen::Matrix3d camera_to_robot_;  // rotation, camera frame -> robot frame
   double focal_ = 0;                 // mean of fx, fy: pixels per radian near the axis
   double ball_radius_ = 0;

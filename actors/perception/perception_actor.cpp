@@ -11,14 +11,16 @@
 #include "actors/perception/detection_filter.hpp"
 #include "actors/perception/image_detector.hpp"
 #include "actors/perception/onboard_filter.hpp"
+#include "actors/perception/onboard_image_detector.hpp"
 
 namespace robocaf::actors {
 
 namespace {
 
 // Input: DetectionFrame (a vision system or the world), CameraImage (an
-// overhead camera: detected here), or OnboardFrame plus Odometry (the robot's
-// own camera and wheels). Output: Percept to its robot's world knowledge.
+// overhead camera, or the robot's own camera with a robot-frame calibration:
+// detected here), or OnboardFrame plus Odometry (the robot's own camera and
+// wheels). Output: Percept to its robot's world knowledge.
 struct PerceptionState {
   runtime::ShellContext ctx;
   msg::LeaguePreset league;
@@ -26,6 +28,7 @@ struct PerceptionState {
   std::optional<DetectionFilter> filter;
   std::optional<OnboardFilter> onboard;
   std::optional<ImageDetector> detector;   // built from the first image's calibration
+  std::optional<OnboardImageDetector> onboard_detector;  // ... of an onboard image
   std::string detector_calibration;        // ... serialized, to notice a new one
   // Newest image wins: images wait here, not in the mailbox, so a perception
   // that falls behind a live camera skips stale images instead of queueing them.
@@ -76,13 +79,32 @@ caf::behavior perception(runtime::ShellActor<PerceptionState>* self, ActorSetup 
         const msg::CameraImage image = std::move(*s.pending_image);
         s.pending_image.reset();
         std::string calibration = image.calibration().SerializeAsString();
-        if (!s.detector || calibration != s.detector_calibration) {
-          s.detector.emplace(s.league, image.calibration(), s.colours);
+        const bool onboard = image.robot_frame();
+        if ((onboard ? !s.onboard_detector : !s.detector) || calibration != s.detector_calibration) {
+          // A detector that throws on a bad calibration leaves none behind,
+          // so the next image tries again.
+          s.detector.reset();
+          s.onboard_detector.reset();
+          if (onboard)
+            s.onboard_detector.emplace(s.league, image.calibration(), s.colours);
+          else
+            s.detector.emplace(s.league, image.calibration(), s.colours);
           s.detector_calibration = std::move(calibration);
         }
         // The detector only reads the pixels; the message keeps them alive.
         const cv::Mat pixels(static_cast<int>(image.height()), static_cast<int>(image.width()), CV_8UC3,
                              const_cast<char*>(image.bgr().data()));
+        if (onboard) {
+          // Egocentric detections and goal posts; odometry and the posts
+          // give the robot's own pose, as for a simulated OnboardFrame.
+          msg::OnboardFrame frame =
+              OnboardImageDetector::to_frame(s.onboard_detector->detect(pixels), image.frame_number(),
+                                             image.t_capture(), s.ctx.address.team(), s.ctx.address.robot_id());
+          frame.set_t_sent(image.t_sent());
+          frame.set_cycle(image.cycle());
+          send_percept(s.onboard->to_percept(frame));
+          return;
+        }
         msg::DetectionFrame frame = s.detector->detect(pixels, image.frame_number(), image.t_capture());
         frame.set_t_sent(image.t_sent());
         frame.set_cycle(image.cycle());

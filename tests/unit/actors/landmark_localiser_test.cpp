@@ -50,6 +50,36 @@ const std::vector<std::pair<msg::LandmarkKind, uint32_t>> kPlusXEnd{{msg::LANDMA
                                                                     {msg::LANDMARK_CORNER, 0},
                                                                     {msg::LANDMARK_CORNER, 1}};
 
+// An image cannot tell the goals apart: a robot facing the -x goal reports
+// its posts as if they were the +x goal's (1 left, 0 right) and symmetric.
+// The prior heading picks the half turn; without the flag the indices stand.
+TEST(LandmarkLocaliser, SymmetricLandmarksTakeTheReadingNearerThePriorHeading) {
+  const LandmarkLocaliser localiser(msl().field());
+  const Truth t{-4.0, 1.0, 2.9};  // facing the -x goal
+  // Seen as the -x goal's posts 2 (left) and 3 (right), reported as 1 and 0.
+  msg::OnboardFrame frame = frame_seen_from(localiser, t, {{msg::LANDMARK_GOAL_POST, 2}, {msg::LANDMARK_GOAL_POST, 3}});
+  frame.mutable_landmarks(0)->set_index(1);
+  frame.mutable_landmarks(1)->set_index(0);
+  const auto as_indexed = localiser.locate(frame.landmarks());
+  ASSERT_TRUE(as_indexed);
+  EXPECT_NEAR(as_indexed->x(), -t.x, 1e-9) << "without the flag the +x goal is taken at its word";
+  for (auto& l : *frame.mutable_landmarks()) l.set_symmetric(true);
+  msg::Pose2 prior;
+  prior.set_x(-3.0);
+  prior.set_y(0.0);
+  prior.set_theta(2.9 + 0.8);  // a poor prior still decides
+  const auto pose = localiser.locate(frame.landmarks(), &prior);
+  ASSERT_TRUE(pose);
+  EXPECT_NEAR(pose->x(), t.x, 1e-9);
+  EXPECT_NEAR(pose->y(), t.y, 1e-9);
+  EXPECT_NEAR(runtime::wrap_angle(pose->theta() - t.theta), 0.0, 1e-9);
+  // The same frame with a prior facing +x: the +x goal reading.
+  prior.set_theta(-0.3);
+  const auto other = localiser.locate(frame.landmarks(), &prior);
+  ASSERT_TRUE(other);
+  EXPECT_NEAR(other->x(), -t.x, 1e-9);
+}
+
 TEST(LandmarkLocaliser, TwoGoalPostsFixThePoseExactly) {
   const LandmarkLocaliser localiser(msl().field());
   for (const Truth& t : {Truth{0.0, 0.0, 0.0}, Truth{3.0, -2.0, 0.4}, Truth{6.5, 4.0, -0.9}}) {

@@ -12,6 +12,7 @@
 #include <caf/all.hpp>
 
 #include "actors/actor_setup.hpp"
+#include "messages/commands.pb.h"
 #include "messages/health.pb.h"
 #include "messages/runtime.pb.h"
 #include "messages/vision.pb.h"
@@ -20,6 +21,7 @@
 #include "runtime/config_loader.hpp"
 #include "runtime/directory.hpp"
 #include "runtime/message_types.hpp"
+#include "sim/camera/onboard_image.hpp"
 #include "sim/camera/overhead_image.hpp"
 
 namespace robocaf::actors {
@@ -131,6 +133,93 @@ TEST(PerceptionActor, DetectsOnlyTheNewestOfTheImagesThatQueuedWhileItWasBusy) {
   ASSERT_EQ(percepts[0].balls_size(), 1);
   // In blue 1's frame (at x = -0.5, facing +x) the newest ball is 0.8 m ahead.
   EXPECT_NEAR(percepts[0].balls(0).position().x(), 0.8, 0.01);
+}
+
+// MSL: the robot's own camera image (robot-frame calibration) with
+// odometry. An image whose pixels do not fit its calibration is dropped with
+// an error and the actor carries on: the next good image gives a percept
+// with the ball ahead and the robot's pose from odometry, corrected by the
+// goal it sees.
+TEST(PerceptionActor, OnboardImagesGiveEgocentricPerceptsAndABadOneIsSkipped) {
+  Config config;
+  caf::actor_system system{config};
+  caf::scoped_actor self{system};
+  caf::actor directory = runtime::spawn_directory(system, 5);
+  msg::NodeIdentity node;
+  node.set_name("test");
+  node.set_team(msg::BLUE);
+  node.add_robot_ids(1);
+  self->request(directory, std::chrono::seconds(5), runtime::join_atom::value, node)
+      .receive([](caf::atom_value) {}, [](caf::error&) { FAIL() << "directory refused the test node"; });
+
+  const msg::MatchConfig match = runtime::preset_match_config("msl");
+  auto sink = system.spawn(percept_sink, directory, caf::actor_cast<caf::actor>(self));
+  ActorSetup setup;
+  setup.shell.address = make_address(msg::BLUE, 1, msg::ACTOR_PERCEPTION);
+  setup.shell.directory = directory;
+  setup.match = match;
+  auto perception = spawn_perception(system, setup);
+  struct StopAll {
+    std::vector<caf::actor> actors;
+    ~StopAll() {
+      for (auto& actor : actors) caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
+    }
+  } stop_all{{perception, sink, directory}};
+
+  // Blue 1 at (4, 0.5) facing the +x goal 5 m off, the ball 2 m ahead.
+  const sim::camera::OnboardImageRenderer renderer(match.league(), match.sim().onboard_camera(), 7);
+  msg::WorldTruth truth;
+  truth.mutable_ball_position()->set_x(6.0);
+  truth.mutable_ball_position()->set_y(0.5);
+  auto* robot = truth.add_robots();
+  robot->set_team(msg::BLUE);
+  robot->set_robot_id(1);
+  robot->mutable_pose()->set_x(4.0);
+  robot->mutable_pose()->set_y(0.5);
+  const cv::Mat pixels = renderer.render(truth, msg::BLUE, 1, 1);
+  msg::CameraImage image;
+  image.set_frame_number(1);
+  image.set_cycle(1);
+  image.set_width(static_cast<uint32_t>(pixels.cols));
+  image.set_height(static_cast<uint32_t>(pixels.rows));
+  image.set_bgr(std::string(reinterpret_cast<const char*>(pixels.data), pixels.total() * pixels.elemSize()));
+  *image.mutable_calibration() = renderer.calibration_for(msg::Pose2());
+  image.set_robot_frame(true);
+  // Odometry 0.3 m off in y: the goal pulls the pose a fifth of the way back per image.
+  msg::Odometry odometry;
+  odometry.mutable_pose()->set_x(4.0);
+  odometry.mutable_pose()->set_y(0.8);
+
+  // Half the size its calibration says: the detector refuses it.
+  msg::CameraImage bad = image;
+  bad.set_width(image.width() / 2);
+  bad.set_height(image.height() / 2);
+  bad.set_bgr(image.bgr().substr(0, image.bgr().size() / 4));
+
+  bool connected = false;
+  for (int attempt = 0; attempt < 50 && !connected; ++attempt) {
+    self->send(perception, odometry);
+    self->send(perception, bad);
+    self->send(perception, image);
+    self->receive_while([&] { return !connected; })(
+        [&](const msg::Percept&) { connected = true; },
+        caf::after(std::chrono::milliseconds(100)) >> [] {});
+  }
+  ASSERT_TRUE(connected) << "no percept: the bad image took the actor down, or the good one was not detected";
+  drain_percepts(self, std::chrono::milliseconds(200));
+  for (int k = 0; k < 5; ++k) {
+    self->send(perception, bad);
+    self->send(perception, image);
+  }
+  const std::vector<msg::Percept> percepts = drain_percepts(self, std::chrono::milliseconds(1500));
+  ASSERT_FALSE(percepts.empty());
+  const msg::Percept& last = percepts.back();
+  ASSERT_EQ(last.balls_size(), 1);
+  EXPECT_NEAR(last.balls(0).position().x(), 2.0, 0.05);
+  EXPECT_NEAR(last.balls(0).position().y(), 0.0, 0.05);
+  ASSERT_TRUE(last.has_self_pose());
+  EXPECT_TRUE(last.self_dead_reckoned());
+  EXPECT_LT(last.self_pose().y(), 0.8 - 0.1) << "the goal posts corrected odometry towards the truth (0.5)";
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
+#include <iterator>
 #include <cmath>
 #include <thread>
 #include <vector>
@@ -115,6 +117,41 @@ TEST(WorldModes, PerceptionOnRenderedImagesPlaysTheMatch) {
   // Robots found themselves and the ball in the pixels: they went for it.
   ASSERT_FALSE(log.truths.empty());
   EXPECT_GT(farthest_robot_move(log), 0.2) << "without a self pose from the images no robot would move";
+}
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in{path, std::ios::binary};
+  return std::string{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// MSL on every robot's rendered onboard camera image: it plays to the end,
+// the robots find the ball and each other in the pixels (they move, and
+// someone touches the ball), and the same seed gives the same log byte for
+// byte whatever the thread count. (How close the robots' own poses stay to
+// the truth on these images is GoalPostDetectorTest's, which can see them.)
+TEST(WorldModes, MslOnOnboardImagesPlaysReproducibly) {
+  auto run = [](unsigned threads, const std::string& name) {
+    LocalMatchOptions options;
+    options.match = runtime::preset_match_config("msl");
+    options.match.set_half_duration(2);
+    options.match.mutable_sim()->set_placement_seconds(2);  // ten images a cycle: keep the match short
+    options.match.mutable_sim()->set_perception_on_images(true);
+    options.worker_threads = threads;
+    options.log_path = ::testing::TempDir() + name;
+    LocalMatch match{options};
+    EXPECT_EQ(match.wait(), "");
+    return options.log_path;
+  };
+  const std::string one = run(1, "robocaf_msl_images_1.rclog");
+  const std::string two = run(2, "robocaf_msl_images_2.rclog");
+  const LogContents log = read_log(one);
+  EXPECT_EQ(log.last_state.stage(), msg::STAGE_POST_GAME);
+  EXPECT_TRUE(log.detections.empty());
+  ASSERT_FALSE(log.truths.empty());
+  EXPECT_GT(farthest_robot_move(log), 0.5) << "robots that see nothing in their images stand still";
+  const std::string bytes = file_bytes(one);
+  EXPECT_GT(bytes.size(), 10000u);
+  EXPECT_TRUE(bytes == file_bytes(two)) << "same seed, different thread count, different log";
 }
 
 TEST(WorldModes, ManualRefereeCommandThroughTheCoachReachesTheLog) {
