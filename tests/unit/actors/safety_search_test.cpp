@@ -792,20 +792,28 @@ TEST(SafetySearchInSkillController, OmniRobotSlowsForATeammateInItsWay) {
   }
 }
 
+// A MiroSot robot driven up to speed along +x towards (0.9, 0) with nobody
+// around (the forward-speed ramp needs a second), the estimate following the
+// command. Returns its position, speed and time after 60 steps.
+struct UpToSpeed {
+  double x, v, t;
+};
+UpToSpeed drive_up_to_speed(SkillController& skills, const msg::PlayerInstruction& place) {
+  UpToSpeed s{-0.9, 0.0, 0.0};
+  for (int k = 0; k < 60; ++k, s.t += 0.02) {
+    s.v = skills.step(estimate(s.x, 0.0, 0.0, s.v, 0.0), place, k, s.t).velocity().vx();
+    s.x += s.v * 0.02;
+  }
+  return s;
+}
+
 TEST(SafetySearchInSkillController, DifferentialRobotOnlyChangesItsForwardSpeed) {
   const msg::MatchConfig mirosot = runtime::default_match_config();
   SkillParams no_give_way;  // going round the teammate would steer; this is about the brake alone
   no_give_way.give_way = false;
   SkillController skills(msg::BLUE, 1, mirosot.league(), no_give_way);
-  // Drive up to speed along +x with nobody around (the forward-speed ramp
-  // needs a second), the estimate following the command.
   const msg::PlayerInstruction place = place_at(0.9, 0.0);
-  double x = -0.9, v = 0.0, t = 0.0;
-  for (int k = 0; k < 60; ++k, t += 0.02) {
-    const auto cmd = skills.step(estimate(x, 0.0, 0.0, v, 0.0), place, k, t);
-    v = cmd.velocity().vx();
-    x += v * 0.02;
-  }
+  const auto [x, v, t] = drive_up_to_speed(skills, place);
   ASSERT_GT(v, 0.8);
   SkillController copy = skills;
   msg::WorldEstimate alone = estimate(x, 0.0, 0.0, v, 0.0);
@@ -832,12 +840,7 @@ TEST(SafetySearchInSkillController, DifferentialRobotBrakesFromItsCommandNotFrom
   no_give_way.give_way = false;
   SkillController skills(msg::BLUE, 1, mirosot.league(), no_give_way);
   const msg::PlayerInstruction place = place_at(0.9, 0.0);
-  double x = -0.9, v = 0.0, t = 0.0;
-  for (int k = 0; k < 60; ++k, t += 0.02) {
-    const auto cmd = skills.step(estimate(x, 0.0, 0.0, v, 0.0), place, k, t);
-    v = cmd.velocity().vx();
-    x += v * 0.02;
-  }
+  const auto [x, v, t] = drive_up_to_speed(skills, place);
   ASSERT_GT(v, 0.8);
   // The estimate says 0.06 m/s more than the robot was asked for.
   msg::WorldEstimate blocked = estimate(x, 0.0, 0.0, v + 0.06, 0.0);
