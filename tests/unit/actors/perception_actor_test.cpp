@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include <caf/all.hpp>
@@ -56,32 +57,42 @@ std::vector<msg::Percept> drain_percepts(caf::scoped_actor& self, std::chrono::m
   return percepts;
 }
 
-TEST(PerceptionActor, DetectsOnlyTheNewestOfTheImagesThatQueuedWhileItWasBusy) {
+// Blue 1's perception actor of a preset's match on a real actor system,
+// with a directory and the percept sink; every actor is stopped on
+// destruction (the actor system waits for its actors, also after a failed
+// assertion).
+struct PerceptionUnderTest {
+  explicit PerceptionUnderTest(const std::string& preset) : match(runtime::preset_match_config(preset)) {
+    directory = runtime::spawn_directory(system, 5);
+    msg::NodeIdentity node;
+    node.set_name("test");
+    node.set_team(msg::BLUE);
+    node.add_robot_ids(1);
+    self->request(directory, std::chrono::seconds(5), runtime::join_atom::value, node)
+        .receive([](caf::atom_value) {}, [](caf::error&) { ADD_FAILURE() << "directory refused the test node"; });
+    sink = system.spawn(percept_sink, directory, caf::actor_cast<caf::actor>(self));
+    ActorSetup setup;
+    setup.shell.address = make_address(msg::BLUE, 1, msg::ACTOR_PERCEPTION);
+    setup.shell.directory = directory;
+    setup.match = match;
+    perception = spawn_perception(system, setup);
+  }
+  ~PerceptionUnderTest() {
+    for (auto& actor : {perception, sink, directory}) caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
+  }
+
   Config config;
   caf::actor_system system{config};
   caf::scoped_actor self{system};
-  caf::actor directory = runtime::spawn_directory(system, 5);
-  msg::NodeIdentity node;
-  node.set_name("test");
-  node.set_team(msg::BLUE);
-  node.add_robot_ids(1);
-  self->request(directory, std::chrono::seconds(5), runtime::join_atom::value, node)
-      .receive([](caf::atom_value) {}, [](caf::error&) { FAIL() << "directory refused the test node"; });
+  msg::MatchConfig match;
+  caf::actor directory, sink, perception;
+};
 
-  const msg::MatchConfig match = runtime::preset_match_config("mirosot");
-  auto sink = system.spawn(percept_sink, directory, caf::actor_cast<caf::actor>(self));
-  ActorSetup setup;
-  setup.shell.address = make_address(msg::BLUE, 1, msg::ACTOR_PERCEPTION);
-  setup.shell.directory = directory;
-  setup.match = match;
-  auto perception = spawn_perception(system, setup);
-  // The actor system waits for its actors on destruction, also after a failed assertion.
-  struct StopAll {
-    std::vector<caf::actor> actors;
-    ~StopAll() {
-      for (auto& actor : actors) caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
-    }
-  } stop_all{{perception, sink, directory}};
+TEST(PerceptionActor, DetectsOnlyTheNewestOfTheImagesThatQueuedWhileItWasBusy) {
+  PerceptionUnderTest under_test("mirosot");
+  auto& self = under_test.self;
+  const msg::MatchConfig& match = under_test.match;
+  caf::actor perception = under_test.perception;
 
   // Blue 1 (its perception places what it sees relative to itself) and the
   // ball; frame n has the ball at x = 0.1 n.
@@ -141,30 +152,10 @@ TEST(PerceptionActor, DetectsOnlyTheNewestOfTheImagesThatQueuedWhileItWasBusy) {
 // with the ball ahead and the robot's pose from odometry, corrected by the
 // goal it sees.
 TEST(PerceptionActor, OnboardImagesGiveEgocentricPerceptsAndABadOneIsSkipped) {
-  Config config;
-  caf::actor_system system{config};
-  caf::scoped_actor self{system};
-  caf::actor directory = runtime::spawn_directory(system, 5);
-  msg::NodeIdentity node;
-  node.set_name("test");
-  node.set_team(msg::BLUE);
-  node.add_robot_ids(1);
-  self->request(directory, std::chrono::seconds(5), runtime::join_atom::value, node)
-      .receive([](caf::atom_value) {}, [](caf::error&) { FAIL() << "directory refused the test node"; });
-
-  const msg::MatchConfig match = runtime::preset_match_config("msl");
-  auto sink = system.spawn(percept_sink, directory, caf::actor_cast<caf::actor>(self));
-  ActorSetup setup;
-  setup.shell.address = make_address(msg::BLUE, 1, msg::ACTOR_PERCEPTION);
-  setup.shell.directory = directory;
-  setup.match = match;
-  auto perception = spawn_perception(system, setup);
-  struct StopAll {
-    std::vector<caf::actor> actors;
-    ~StopAll() {
-      for (auto& actor : actors) caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
-    }
-  } stop_all{{perception, sink, directory}};
+  PerceptionUnderTest under_test("msl");
+  auto& self = under_test.self;
+  const msg::MatchConfig& match = under_test.match;
+  caf::actor perception = under_test.perception;
 
   // Blue 1 at (4, 0.5) facing the +x goal 5 m off, the ball 2 m ahead.
   const sim::camera::OnboardImageRenderer renderer(match.league(), match.sim().onboard_camera(), 7);
