@@ -807,8 +807,8 @@ void SkillController::apply_safety_search(const msg::WorldEstimate& world, doubl
     other.max_deceleration = braking(other.turn_rate, other.velocity.norm());
     other.radius = robot.radius() + position_doubt(mate);
     const double speed = other.velocity.norm();
-    const double reach = self.radius + other.radius + 2.0 * robot.radius() + dss.margin + dss.speed_margin * (own_speed + speed) + own_path +
-                         path(speed, other.max_deceleration);
+    const double reach = self.radius + other.radius + 2.0 * robot.radius() + dss.margin +
+                         dss.speed_margin * (own_speed + speed) + own_path + path(speed, other.max_deceleration);
     // Written so a non-finite teammate is kept: the search then brakes.
     if (!((other.position - self.position).norm() > reach)) teammates.push_back(other);
   }
