@@ -1,5 +1,6 @@
 #include "actors/coach/coach_actor.hpp"
 
+#include <cmath>
 #include <map>
 #include <optional>
 #include <vector>
@@ -7,20 +8,27 @@
 #include <caf/all.hpp>
 
 #include "actors/coach/coach_logic.hpp"
+#include "messages/world.pb.h"
+#include "runtime/cycle_buffer.hpp"
 
 namespace robocaf::actors {
 
 namespace {
 
 // Input: GameState (the referee, through the world; the cycle trigger),
-// HealthReport (its robots' mission managers), ManualRefereeCommand (a human
-// referee's input, passed on to the world's referee). Output: CoachCommand to
-// its team skills: the team's one (central) or every robot's (distributed).
+// HealthReport (its robots' mission managers), WorldEstimate (its robots' world
+// knowledge, every share period: where each robot believes it stands, for the
+// restart placements), ManualRefereeCommand (a human referee's input, passed
+// on to the world's referee). Output: CoachCommand to its team skills: the
+// team's one (central) or every robot's (distributed).
 struct CoachState {
   runtime::ShellContext ctx;
   std::optional<CoachLogic> logic;
   bool distributed = false;  // the team's coordination (TeamConfig.coordination)
   std::map<uint32_t, bool> operational;  // by robot id, from health reports
+  // Own poses by robot id; cycle k's placements use estimates of cycles < k,
+  // whatever order the messages of cycle k arrive in (determinism).
+  runtime::CycleBuffer<uint32_t, msg::Pose2> own_poses;
   // Manual referee commands that came before the world was in our roster
   // (a human is quick after start-up): sent once it is, in order.
   std::vector<msg::ManualRefereeCommand> manual_pending;
@@ -56,7 +64,10 @@ caf::behavior coach(runtime::ShellActor<CoachState>* self, ActorSetup setup) {
           auto health = s.operational.find(id);
           if (health == s.operational.end() || health->second) present.push_back(id);
         }
-        msg::CoachCommand command = s.logic->on_game_state(game, present);
+        CoachLogic::RobotPoses poses;
+        for (uint32_t id : present)
+          if (auto pose = s.own_poses.latest_before(id, game.cycle())) poses.emplace(id, *pose);
+        msg::CoachCommand command = s.logic->on_game_state(game, present, poses);
         if (s.distributed) {
           for (auto& [robot, team_skills] : s.ctx.peers.of_kind(team, msg::ACTOR_TEAM_SKILLS))
             self->send(team_skills, command);
@@ -67,6 +78,13 @@ caf::behavior coach(runtime::ShellActor<CoachState>* self, ActorSetup setup) {
       [self](const msg::ManualRefereeCommand& command) {
         self->state.manual_pending.push_back(command);
         forward_manual(self);
+      },
+      [self](const msg::WorldEstimate& estimate) {
+        auto& s = self->state;
+        if (estimate.team() != s.ctx.address.team() || estimate.robot_id() == 0 || !estimate.has_self()) return;
+        const msg::Pose2& p = estimate.self().pose();
+        if (!std::isfinite(p.x()) || !std::isfinite(p.y()) || !std::isfinite(p.theta())) return;
+        s.own_poses.put(estimate.robot_id(), estimate.cycle(), p);
       },
       [self](const msg::HealthReport& report) {
         if (report.team() == self->state.ctx.address.team())

@@ -110,52 +110,93 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
     }
   }
 
+  // The taker's spot: behind the ball on the line from the opponent goal
+  // centre through it, clear of the ball; inside the arena (a corner kick's
+  // taker stands outside the field).
+  msg::Pose2 kicker_spot;
+  if (has_kicker) {
+    double ux = ball.x - opp_goal_x, uy = ball.y;
+    const double n = std::hypot(ux, uy);
+    if (n > 1e-9) {
+      ux /= n;
+      uy /= n;
+    } else {
+      ux = attack_positive_x ? -1.0 : 1.0;
+      uy = 0.0;
+    }
+    const double behind = std::max(kKickerRadii * r, r + ball_r + 0.01);
+    const double xmax = 0.5 * L + f.boundary_width() - r, ymax = 0.5 * W + f.boundary_width() - r;
+    kicker_spot.set_x(std::clamp(ball.x + behind * ux, -xmax, xmax));
+    kicker_spot.set_y(std::clamp(ball.y + behind * uy, -ymax, ymax));
+    kicker_spot.set_theta(std::atan2(-uy, -ux));
+  }
+  // Where a robot may stay as it is. The margin covers a robot still
+  // settling and the error of its pose estimate: the referee measures the
+  // true pose. Our own robots at our restart only have to stay off the ball
+  // and out of the taker's way.
+  const Point kicker_at{kicker_spot.x(), kicker_spot.y()};
+  auto may_stay = [&](Point at) {
+    if (!we_take) return dist(at, ball) >= keep;
+    return dist(at, ball) >= r + ball_r + restart_margin() && dist(at, kicker_at) >= 2.0 * r + restart_margin();
+  };
+
   std::map<uint32_t, msg::Pose2> out;
   std::vector<Point> taken;  // centres already given out
-  std::vector<uint32_t> movers;
-  for (uint32_t id : ids) {
-    const msg::Pose2* p = pose_of(id);
-    if (has_kicker && id == kicker) {
-      // Behind the ball on the line from the opponent goal centre through it,
-      // clear of the ball; inside the arena (a corner kick's taker stands
-      // outside the field).
-      double ux = ball.x - opp_goal_x, uy = ball.y;
-      const double n = std::hypot(ux, uy);
-      if (n > 1e-9) {
-        ux /= n;
-        uy /= n;
-      } else {
-        ux = attack_positive_x ? -1.0 : 1.0;
-        uy = 0.0;
-      }
-      const double behind = std::max(kKickerRadii * r, r + ball_r + 0.01);
-      const double xmax = 0.5 * L + f.boundary_width() - r, ymax = 0.5 * W + f.boundary_width() - r;
-      msg::Pose2 k;
-      k.set_x(std::clamp(ball.x + behind * ux, -xmax, xmax));
-      k.set_y(std::clamp(ball.y + behind * uy, -ymax, ymax));
-      k.set_theta(std::atan2(-uy, -ux));
-      taken.push_back({k.x(), k.y()});
-      out[id] = k;
-    } else if (p != nullptr && (we_take || dist({p->x(), p->y()}, ball) >= distance)) {
-      taken.push_back({p->x(), p->y()});
-      out[id] = *p;  // keeps its place
-    } else {
-      movers.push_back(id);
-    }
+  if (has_kicker) {
+    taken.push_back(kicker_at);
+    out[kicker] = kicker_spot;
   }
+  // The referee lets at most max_defenders_in_goal_area robots of a team
+  // stand in its own goal area at a restart, the ones nearest the goal.
+  // Counted with the margin, so one just outside the line cannot be inside.
+  const uint32_t area_limit = league_.rules().max_defenders_in_goal_area();
+  const bool area_counts = area_limit > 0 && f.goal_area_depth() > 0.0 && f.goal_area_width() > 0.0;
+  const double area_front = std::abs(own_goal_x) - f.goal_area_depth() - restart_margin();
+  auto in_own_goal_area = [&](Point q) {
+    return area_counts && std::abs(q.y) <= 0.5 * f.goal_area_width() + restart_margin() &&
+           (own_goal_x < 0.0 ? -q.x : q.x) >= area_front;
+  };
+  std::vector<std::pair<double, uint32_t>> in_area;  // distance to the own goal, id
 
-  // Movers: too close to the ball, or not seen (they take their kick-off
-  // slot). Nearest free point at `keep` from the ball, inside the field.
+  struct Mover {
+    uint32_t id;
+    Point from;
+  };
+  std::vector<Mover> movers;
   std::map<uint32_t, msg::Pose2> slots;
   for (const auto& p : kickoff_placements(ids, attack_positive_x, false)) slots[p.robot_id()] = p.pose();
+  for (uint32_t id : ids) {
+    if (has_kicker && id == kicker) continue;
+    const msg::Pose2* p = pose_of(id);
+    if (p != nullptr && may_stay({p->x(), p->y()})) {
+      if (in_own_goal_area({p->x(), p->y()})) in_area.emplace_back(dist({p->x(), p->y()}, {own_goal_x, 0.0}), id);
+      out[id] = *p;  // keeps its place
+    } else {
+      // Not seen: from its kick-off slot.
+      movers.push_back({id, p != nullptr ? Point{p->x(), p->y()} : Point{slots[id].x(), slots[id].y()}});
+    }
+  }
+  std::sort(in_area.begin(), in_area.end());
+  for (size_t k = area_limit; k < in_area.size(); ++k) {
+    // One too many: out through the area's front line first.
+    const uint32_t id = in_area[k].second;
+    const msg::Pose2& p = out[id];
+    const double front_x = (own_goal_x < 0.0 ? -1.0 : 1.0) * (area_front - r);
+    movers.push_back({id, {front_x, p.y()}});
+    out.erase(id);
+  }
+  for (const auto& [id, pose] : out)
+    if (!(has_kicker && id == kicker)) taken.push_back({pose.x(), pose.y()});
+
+  // Movers: too close to the ball, one too many in the goal area, or not
+  // seen. Nearest free point at `keep` from the ball, inside the field and
+  // outside the own goal area.
   const double xmax = 0.5 * L - r, ymax = 0.5 * W - r;
   auto free = [&](Point q) {
-    if (std::abs(q.x) > xmax || std::abs(q.y) > ymax) return false;
+    if (std::abs(q.x) > xmax || std::abs(q.y) > ymax || in_own_goal_area(q)) return false;
     return std::all_of(taken.begin(), taken.end(), [&](Point o) { return dist(o, q) >= 2.0 * r + 0.01; });
   };
-  for (uint32_t id : movers) {
-    const msg::Pose2* p = pose_of(id);
-    const Point from = p != nullptr ? Point{p->x(), p->y()} : Point{slots[id].x(), slots[id].y()};
+  for (const auto& [id, from] : movers) {
     Point to = from;
     if (dist(from, ball) < keep) {
       double dx = from.x - ball.x, dy = from.y - ball.y;

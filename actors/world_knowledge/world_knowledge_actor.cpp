@@ -16,11 +16,12 @@ namespace robocaf::actors {
 namespace {
 
 // Input: Percept (own perception), WorldEstimate (teammates' shares).
-// Output: WorldEstimate to teammates (every share period), team skills and its
-// own player skills, in that order: the order is what makes the shares and the
-// team skills' input settled before the world opens the next cycle. Shares and
-// team skills get the picture at capture time; player skills get it predicted
-// `horizon` ahead, to when their command will act (latency compensation).
+// Output: WorldEstimate to teammates and the coach (every share period), team
+// skills and its own player skills, in that order: the order is what makes the
+// shares, the coach's and the team skills' input settled before the world
+// opens the next cycle. Shares, coach and team skills get the picture at
+// capture time; player skills get it predicted `horizon` ahead, to when their
+// command will act (latency compensation).
 struct WorldKnowledgeState {
   runtime::ShellContext ctx;
   std::optional<WorldTracker> tracker;
@@ -59,6 +60,7 @@ caf::behavior world_knowledge(runtime::ShellActor<WorldKnowledgeState>* self, Ac
         if (cycle % s.share_every == 0) {
           for (auto& [mate, handle] : s.ctx.peers.of_kind(team, msg::ACTOR_WORLD_KNOWLEDGE))
             if (mate != me) self->send(handle, estimate);
+          if (auto coach = s.ctx.peers.find(team, 0, msg::ACTOR_COACH)) self->send(coach, estimate);
         }
         if (auto team_skills = s.ctx.peers.find(team, s.team_skills_robot, msg::ACTOR_TEAM_SKILLS))
           self->send(team_skills, estimate);

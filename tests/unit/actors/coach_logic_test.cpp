@@ -308,6 +308,63 @@ TEST(CoachLogic, RestartWithoutPosesUsesTheFormation) {
   }
 }
 
+TEST(CoachLogic, ARobotJustOutsideTheRestartDistanceStillMovesToTheMargin) {
+  // It may be settling inwards, or its pose estimate may be a little off:
+  // the referee measures where it really is.
+  const double d = 0.3;
+  const msg::LeaguePreset league = with_restart_distance(mirosot(), d);
+  CoachLogic coach(msg::YELLOW, league);
+  const CoachLogic::RobotPoses poses{{2, pose(0.5 + d + 0.005, 0.3, 3.0)}};
+  const auto c = coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::BLUE, 0.5, 0.3), {2}, poses);
+  const msg::Pose2* p = placement_of(c, 2);
+  ASSERT_NE(p, nullptr);
+  EXPECT_NEAR(dist(*p, 0.5, 0.3), d + coach.restart_margin(), 1e-9);
+}
+
+TEST(CoachLogic, AtOurRestartRobotsOnTheBallOrInTheTakersWayMakeRoom) {
+  const msg::LeaguePreset league = with_restart_distance(mirosot(), 0.3);
+  CoachLogic coach(msg::BLUE, league);  // attacks +x
+  const double r = league.robot().radius(), bx = 0.5, by = 0.3;
+  // Robot 2 is nearest and takes it; robot 3 stands on the ball's far side,
+  // touching it; robot 4 stands where the taker will (behind the ball).
+  const CoachLogic::RobotPoses poses{{1, pose(-1.0, 0.0)},
+                                     {2, pose(bx + 0.06, by, 3.0)},
+                                     {3, pose(bx + 0.062, by + 0.01, 3.0)},
+                                     {4, pose(bx - 2.0 * r, by - 0.1 * r)}};
+  const auto c = coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::BLUE, bx, by), {1, 2, 3, 4}, poses);
+  const msg::Pose2* k = placement_of(c, 2);
+  ASSERT_NE(k, nullptr);
+  EXPECT_NEAR(dist(*k, bx, by), 2.0 * r, 1e-9);
+  for (uint32_t id : {3u, 4u}) {
+    const msg::Pose2* p = placement_of(c, id);
+    ASSERT_NE(p, nullptr) << id;
+    EXPECT_GE(dist(*p, bx, by), 0.3) << id;
+    EXPECT_GE(dist(*p, k->x(), k->y()), 2.0 * r) << id;
+  }
+  EXPECT_EQ(placement_of(c, 1)->SerializeAsString(), poses.at(1).SerializeAsString());
+}
+
+TEST(CoachLogic, OnlyAsManyRobotsAsTheRulesAllowStayInTheOwnGoalArea) {
+  msg::LeaguePreset league = with_restart_distance(ssl(), 0.5);
+  league.mutable_rules()->set_max_defenders_in_goal_area(1);
+  CoachLogic coach(msg::BLUE, league);  // defends -x: goal area x < -3.5, |y| < 1
+  const CoachLogic::RobotPoses poses{
+      {1, pose(-4.3, 0.1)}, {2, pose(-3.8, -0.4)}, {3, pose(-3.9, 0.5)}, {4, pose(1.0, 1.0)}};
+  // The other team's free kick far away: nobody is near the ball.
+  const auto c = coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::YELLOW, 3.0, -2.0), {1, 2, 3, 4}, poses);
+  ASSERT_EQ(c.placements_size(), 4);
+  EXPECT_EQ(placement_of(c, 1)->SerializeAsString(), poses.at(1).SerializeAsString());  // nearest the goal
+  EXPECT_EQ(placement_of(c, 4)->SerializeAsString(), poses.at(4).SerializeAsString());
+  for (uint32_t id : {2u, 3u}) {
+    const msg::Pose2* p = placement_of(c, id);
+    ASSERT_NE(p, nullptr);
+    const bool inside = p->x() < -3.5 && std::abs(p->y()) < 1.0;
+    EXPECT_FALSE(inside) << id << " at " << p->ShortDebugString();
+    EXPECT_LT(dist(*p, poses.at(id).x(), poses.at(id).y()), 1.0) << id << ": just out, not across the field";
+  }
+  EXPECT_GE(dist(*placement_of(c, 2), placement_of(c, 3)->x(), placement_of(c, 3)->y()), 2.0 * 0.09);
+}
+
 TEST(CoachLogic, CornerKickTakerMayStandOutsideTheField) {
   msg::LeaguePreset league = with_restart_distance(ssl(), 0.5);
   league.mutable_field()->set_boundary_width(0.3);
