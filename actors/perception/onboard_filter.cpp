@@ -29,6 +29,13 @@ msg::Pose2 inverse(const msg::Pose2& p) {
 
 constexpr double kBlend = 0.2;  // share of a new landmark fix taken per frame
 
+int known_landmarks(const LandmarkLocaliser& localiser, const msg::OnboardFrame& frame) {
+  int n = 0;
+  for (const auto& landmark : frame.landmarks())
+    if (localiser.field_position(landmark.kind(), landmark.index())) ++n;
+  return n;
+}
+
 }  // namespace
 
 OnboardFilter::OnboardFilter(msg::Team team, uint32_t robot_id) : team_(team), robot_id_(robot_id) {}
@@ -59,6 +66,15 @@ msg::Percept OnboardFilter::to_percept(const msg::OnboardFrame& frame) {
         correction_.set_y(correction_.y() + kBlend * (measured.y() - correction_.y()));
         correction_.set_theta(
             runtime::wrap_angle(correction_.theta() + kBlend * runtime::wrap_angle(measured.theta() - correction_.theta())));
+      } else if (known_landmarks(*localiser_, frame) == 1) {
+        // One landmark: the position with the heading we have. (Two or more
+        // that the full fit refused disagree with each other: a misread.)
+        if (auto at = localiser_->locate_with_heading(frame.landmarks(), estimate)) {
+          // The heading is kept, so the correction's position moves by as
+          // much as the estimate's.
+          correction_.set_x(correction_.x() + kBlend * (at->x() - estimate.x()));
+          correction_.set_y(correction_.y() + kBlend * (at->y() - estimate.y()));
+        }
       }
     }
     *p.mutable_self_pose() = compose(correction_, *odometry_pose_);
