@@ -994,12 +994,38 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     v.omega = std::clamp(v.omega, -most, most);
   }
   apply_safety_search(world, previous_step_t ? t - *previous_step_t : 0.0, v);
+  limit_pushing(self, v);
   last_command_body_ = V(v.vx, omni_ ? v.vy : 0.0);
   cmd.mutable_velocity()->set_vx(v.vx);
   cmd.mutable_velocity()->set_vy(omni_ ? v.vy : 0.0);
   cmd.mutable_velocity()->set_omega(v.omega);
   cmd.set_kick_speed(kick);
   return cmd;
+}
+
+void SkillController::limit_pushing(const Pose& self, Vel& v) const {
+  const auto& rules = league_.rules();
+  if (!(rules.pushing_seconds() > 0.0)) return;
+  const double r = league_.robot().radius();
+  const double most = params_.pushing_speed_fraction * rules.pushing_speed();
+  const double c = std::cos(self.theta), s = std::sin(self.theta);
+  for (const auto& opponent : opponents_) {
+    const V d = opponent.centre - V(self.x, self.y);
+    const double dist = d.norm();
+    if (dist < 1e-9 || dist - r - opponent.radius >= params_.pushing_reach) continue;
+    const V toward(c * d.x() / dist + s * d.y() / dist, -s * d.x() / dist + c * d.y() / dist);  // body frame
+    if (omni_) {
+      const V body(v.vx, v.vy);
+      const double into = body.dot(toward);
+      if (into <= most) continue;
+      const V kept = body - (into - most) * toward;
+      v.vx = kept.x();
+      v.vy = kept.y();
+    } else if (std::abs(toward.x()) > 1e-9 && v.vx * toward.x() > most) {
+      // Only forward speed can be taken away; the robot may still turn.
+      v.vx = most / toward.x();
+    }
+  }
 }
 
 }  // namespace robocaf::actors

@@ -55,6 +55,12 @@ struct SkillParams {
   double dss_braking_fraction = 0.8;
   bool plan_around_opponents = true;  // drive_to follows an ERRT path round opponents (PathPlanner)
   double opponent_clearance = 0.01;   // m kept between our body and an opponent's on a planned path
+  // Pushing (league rules.pushing_seconds > 0): against an opponent whose
+  // estimated gap is under pushing_reach, at most this fraction of
+  // rules.pushing_speed is driven towards it. The reach covers the gap the
+  // referee counts as touching plus the error of two pose estimates.
+  double pushing_reach = 0.08;         // m between the bodies
+  double pushing_speed_fraction = 0.5;
 };
 
 /// Turns (WorldEstimate, PlayerInstruction) into a MotionCommand: body velocity
@@ -171,6 +177,10 @@ class SkillController {
   // brake), replaces it by the nearest safe one. `period`: time since the
   // previous step() call.
   void apply_safety_search(const msg::WorldEstimate& world, double period, Vel& v);
+  // Where the rules call pushing, takes the part of `v` that drives into a
+  // touching opponent down to below the rules' pushing speed. Wheels that
+  // spin against a robot are a foul, and they carry the odometry away.
+  void limit_pushing(const Pose& self, Vel& v) const;
 
   msg::Team team_;
   uint32_t robot_id_;

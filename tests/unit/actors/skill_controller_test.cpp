@@ -565,6 +565,55 @@ TEST(SkillController, DefenderGoesRoundOpponentsStandingInItsWay) {
   }
 }
 
+TEST(SkillController, DoesNotDriveIntoATouchingOpponentFasterThanThePushingRuleAllows) {
+  // An opponent stands between the attacker and the ball, touching it, and
+  // does not give way. The attacker's wheels may press at most half the
+  // rules' pushing speed into it, however long it stays blocked; driving
+  // away from it is not limited.
+  for (const char* preset : {"msl", "ssl"}) {
+    SCOPED_TRACE(preset);
+    const msg::MatchConfig config = runtime::preset_match_config(preset);
+    const auto& league = config.league();
+    ASSERT_GT(league.rules().pushing_seconds(), 0.0);
+    const double r = league.robot().radius(), most = 0.5 * league.rules().pushing_speed();
+    SkillParams params;
+    params.plan_around_opponents = false;  // straight at the ball, through the opponent
+    SkillController skills(msg::BLUE, 1, league, params);
+    const double ox = 2.0 * r + 0.01, bx = ox + r + league.ball().radius() + 0.01;
+    double fastest_into = 0.0;
+    for (int k = 0; k < 100; ++k) {
+      msg::WorldEstimate world = blue_1_at(0.0, 0.0, 0.0);  // blocked: it never moves
+      world.mutable_ball()->set_valid(true);
+      world.mutable_ball()->mutable_position()->set_x(bx);
+      auto* o = world.add_opponents();
+      o->set_team(msg::YELLOW);
+      o->set_robot_id(1);
+      o->mutable_pose()->set_x(ox);
+      o->mutable_pose()->set_theta(kPi);
+      const auto c = skills.step(world, play(msg::ROLE_ATTACKER, true), k, 0.02 * k);
+      fastest_into = std::max(fastest_into, c.velocity().vx());
+    }
+    EXPECT_GT(fastest_into, 0.5 * most) << "the scene does not press into the opponent: it tests nothing";
+    EXPECT_LE(fastest_into, most + 1e-9);
+
+    // The ball behind it and the opponent in front: backing away is free.
+    SkillController backing(msg::BLUE, 1, league, params);
+    double fastest_away = 0.0;
+    for (int k = 0; k < 100; ++k) {
+      msg::WorldEstimate world = blue_1_at(0.0, 0.0, 0.0);
+      world.mutable_ball()->set_valid(true);
+      world.mutable_ball()->mutable_position()->set_x(-1.5);
+      auto* o = world.add_opponents();
+      o->set_team(msg::YELLOW);
+      o->set_robot_id(1);
+      o->mutable_pose()->set_x(ox);
+      const auto c = backing.step(world, play(msg::ROLE_ATTACKER, true), k, 0.02 * k);
+      fastest_away = std::max(fastest_away, -c.velocity().vx() + std::hypot(0.0, c.velocity().vy()));
+    }
+    EXPECT_GT(fastest_away, 2.0 * most);
+  }
+}
+
 TEST(SkillController, PlacingRobotGoesRoundTheSpotWhereTheBallWillBePut) {
   // The ball is still rolling elsewhere; the referee will put it down on the
   // straight way to the taker's placement. A taker found on that spot at the
