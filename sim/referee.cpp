@@ -324,7 +324,7 @@ std::vector<msg::RefereeEvent> Referee::update(Physics& world, double t, std::ui
         break;
       }
       if (state_.command() == msg::REF_PREPARE_KICKOFF) {
-        if (t - placement_start_ >= sim.placement_seconds() - kTimeEps) start_kickoff(world, t, ev);
+        if (t - placement_start_ >= kickoff_placement_seconds_ - kTimeEps) start_kickoff(world, t, ev);
         break;
       }
       if (state_.command() == msg::REF_PREPARE_RESTART) {
@@ -495,6 +495,12 @@ void Referee::begin_half(msg::Stage stage, msg::Team kickoff, Physics& world, do
   play_time_ = 0.0;
   stage_start_ = t;
   prepare_kickoff(kickoff, world, t);
+  if (stage == msg::STAGE_SECOND_HALF) {
+    // Every robot changes halves, the keeper from one goal to the other:
+    // the placement time plus a run the field's length at top speed.
+    const double top_speed = world.league().robot().max_speed();
+    if (top_speed > 0.0) kickoff_placement_seconds_ += world.league().field().length() / top_speed;
+  }
 }
 
 void Referee::prepare_kickoff(msg::Team team, Physics& world, double t) {
@@ -502,6 +508,7 @@ void Referee::prepare_kickoff(msg::Team team, Physics& world, double t) {
   state_.set_kickoff_team(team);
   set_restart(msg::RESTART_KICKOFF, team, Vector2d::Zero());
   placement_start_ = t;
+  kickoff_placement_seconds_ = config_.sim().placement_seconds();
   world.place_ball(Vector2d::Zero());
   world.take_goal_crossing();
   restart_clocks(world, t);

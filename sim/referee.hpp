@@ -24,8 +24,10 @@ namespace robocaf::sim {
 /// Sequence: PRE_GAME -> FIRST_HALF (blue kicks off, blue defends -x) ->
 /// HALF_TIME (kHalfTimeSeconds) -> side switch -> SECOND_HALF (yellow kicks
 /// off) -> POST_GAME. Every restart after a kick-off preparation gives the
-/// coaches SimConfig.placement_seconds to place their robots; then the
-/// referee moves robots still standing illegally and starts play.
+/// coaches SimConfig.placement_seconds to place their robots (the second
+/// half's kick-off, after the side switch, that plus field length / max_speed:
+/// every robot has to change halves); then the referee moves robots still
+/// standing illegally and starts play.
 ///
 /// The playing clock runs only while the ball is in play (NORMAL_START or
 /// FORCE_START), so a half lasts half_duration of play plus its restarts.
@@ -189,6 +191,7 @@ class Referee {
   double play_time_ = 0.0;       // in-play time of the current half
   double stage_start_ = 0.0;     // for the half-time break
   double placement_start_ = 0.0; // start of the current kick-off or restart preparation
+  double kickoff_placement_seconds_ = 0.0;  // the current kick-off's: longer after the side switch
   double restart_time_ = 0.0;    // last time play (re)started
   Eigen::Vector2d anchor_{0, 0}; // where the ball was when it last moved on
   double anchor_t_ = 0.0;

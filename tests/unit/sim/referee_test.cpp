@@ -249,8 +249,14 @@ TEST(Referee, HalvesEndSwitchSidesAndTheMatchEnds) {
   EXPECT_EQ(m.ref.state().kickoff_team(), msg::YELLOW);
   EXPECT_DOUBLE_EQ(m.ref.state().stage_time_left(), 5.0);
 
-  // Both teams now stand in the wrong halves: the referee moves all of them.
+  // Every robot has to change halves: the placement time plus a run the
+  // field's length at top speed.
+  const double crossing = cfg.league().field().length() / cfg.league().robot().max_speed();
+  ASSERT_GT(crossing, 0.5);
   ev2 = m.run_until(10.0);
+  EXPECT_TRUE(of_kind(ev2, msg::REF_EVENT_KICKOFF).empty()) << "kick-off before the robots could change halves";
+  // Both teams now stand in the wrong halves: the referee moves all of them.
+  ev2 = m.run_until(10.0 + crossing);
   EXPECT_EQ(of_kind(ev2, msg::REF_EVENT_REPOSITION).size(), 10u);
   const auto kick = of_kind(ev2, msg::REF_EVENT_KICKOFF);
   ASSERT_EQ(kick.size(), 1u);
@@ -260,13 +266,13 @@ TEST(Referee, HalvesEndSwitchSidesAndTheMatchEnds) {
     EXPECT_EQ(x > 0, k.team == msg::BLUE) << k.id;
   }
 
-  ev2 = m.run_until(15.0);
+  ev2 = m.run_until(15.0 + crossing);
   const auto end = of_kind(ev2, msg::REF_EVENT_MATCH_END);
   ASSERT_EQ(end.size(), 1u);
   EXPECT_NE(end[0].reason().find("draw"), std::string::npos) << end[0].reason();
   EXPECT_EQ(m.ref.state().stage(), msg::STAGE_POST_GAME);
   EXPECT_EQ(m.ref.state().command(), msg::REF_HALT);
-  EXPECT_TRUE(m.run_until(16.0).empty());
+  EXPECT_TRUE(m.run_until(16.0 + crossing).empty());
 }
 
 TEST(Referee, ClockRunsOnlyWhileTheBallIsInPlay) {
