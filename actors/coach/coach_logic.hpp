@@ -42,19 +42,30 @@ class CoachLogic {
                                                  bool we_kick_off) const;
 
   /// Placements for REF_PREPARE_RESTART with the ball at game.ball_spot(),
-  /// one per robot in ascending id order:
+  /// one per robot in ascending id order, from where the robots say they
+  /// stand (`own_poses`):
+  /// - the keeper (lowest id) goes home: just off its goal line, on the line
+  ///   from its goal centre to the ball, within the posts (unless it takes
+  ///   the kick, or home is too close to the ball at the other team's);
   /// - the restart team (game.restart_team() is ours): the robot nearest to
   ///   the ball stands kKickerRadii robot radii behind it on the line from the
   ///   opponent goal centre through the ball, facing that goal; the others
-  ///   keep their place and heading.
+  ///   keep their place and heading unless they stand on the ball or in the
+  ///   taker's way (within restart_margin() of either);
   /// - otherwise (the other team, and everyone at a drop ball): robots closer
-  ///   than rules.restart_distance to the ball go to restart_distance plus
-  ///   restart_margin() from it, straight away from the ball if that point is
-  ///   inside the field and free, else the nearest such point around the
-  ///   ball, facing the ball; the others keep their place and heading.
-  /// A robot missing from `own_poses` takes its kick-off formation slot
-  /// (moved out of the restart distance); with no pose at all, the kicker is
-  /// the second lowest id (the lowest keeps goal), as at kick-off.
+  ///   than rules.restart_distance plus restart_margin() to the ball go to
+  ///   that distance, straight away from the ball if that point is inside the
+  ///   field and free, else the nearest such point around the ball, facing
+  ///   the ball; the others keep their place and heading. The other team's
+  ///   restart in our half also gets a wall: the two field players nearest
+  ///   to it stand side by side across the line from the ball to our goal
+  ///   centre, at that distance, where that is outside the goal area.
+  /// Where the rules limit robots in the own goal area
+  /// (max_defenders_in_goal_area > 0), field players leave it and its
+  /// surroundings two robot radii wide, and no one is sent there.
+  /// A robot missing from `own_poses` starts from its kick-off formation
+  /// slot; with no pose at all, the kicker is the second lowest id, as at
+  /// kick-off.
   std::vector<msg::Placement> restart_placements(const msg::GameState& game, const std::vector<uint32_t>& robots,
                                                  const RobotPoses& own_poses, bool attack_positive_x) const;
 

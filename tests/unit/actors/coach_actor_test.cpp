@@ -77,8 +77,8 @@ TEST(CoachActor, RestartPlacementsStartFromWhereItsRobotsSayTheyAre) {
   caf::actor coach = spawn_coach(system, setup);
 
   // Robot 3 is out near the opponent goal, far from a free kick of the
-  // other team in blue's half: it stays where it is. Its kick-off slot is in
-  // blue's own half, far from there.
+  // other team in its own half: it stays where it is. Its kick-off slot is
+  // in blue's own half, far from there.
   const double rx = 0.8, ry = -0.5, rtheta = 0.7;
   self->send(coach, estimate_of(1, 3, -1.0, 0.0, 0.0));
   self->send(coach, estimate_of(2, 3, -0.3, 0.2, 0.0));
@@ -95,8 +95,8 @@ TEST(CoachActor, RestartPlacementsStartFromWhereItsRobotsSayTheyAre) {
     game.set_command(msg::REF_PREPARE_RESTART);
     game.set_restart(msg::RESTART_FREE_KICK);
     game.set_restart_team(msg::YELLOW);
-    game.mutable_ball_spot()->set_x(-0.4);
-    game.mutable_ball_spot()->set_y(0.3);
+    game.mutable_ball_spot()->set_x(0.2);
+    game.mutable_ball_spot()->set_y(0.5);
     for (uint32_t id = 1; id <= 3; ++id) game.add_robots_blue(id);
     self->send(coach, game);
     // The sink may not be in the coach's roster yet: then no command comes.

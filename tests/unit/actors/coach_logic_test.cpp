@@ -189,6 +189,14 @@ const msg::Pose2* placement_of(const msg::CoachCommand& c, uint32_t id) {
 
 double dist(const msg::Pose2& p, double x, double y) { return std::hypot(p.x() - x, p.y() - y); }
 
+// A keeper's restart placement: just off the goal line at goal_x, within the posts.
+void expect_keeper_home(const msg::CoachCommand& c, uint32_t id, double goal_x, const msg::LeaguePreset& league) {
+  const msg::Pose2* p = placement_of(c, id);
+  ASSERT_NE(p, nullptr) << id;
+  EXPECT_LT(std::abs(p->x() - goal_x), 2.0 * league.robot().radius()) << p->ShortDebugString();
+  EXPECT_LE(std::abs(p->y()), 0.5 * league.field().goal_width()) << p->ShortDebugString();
+}
+
 TEST(CoachLogic, PrepareRestartMeansPlace) {
   CoachLogic coach(msg::BLUE, mirosot());
   const auto c = coach.on_game_state(restart(msg::RESTART_THROW_IN, msg::BLUE, 0.5, 0.88), {1, 2});
@@ -220,8 +228,10 @@ TEST(CoachLogic, RestartTeamSendsTheNearestRobotBehindTheBall) {
   EXPECT_NEAR(k->theta(), to_goal, 1e-9);
   EXPECT_NEAR(std::atan2(by - k->y(), bx - k->x()), to_goal, 1e-9);  // the ball is on the way
   EXPECT_GT(dist(*k, gx, 0.0), std::hypot(gx - bx, by));              // behind it, not in front
-  // Everyone else keeps place and heading, even close to the ball.
-  for (uint32_t id : {1u, 2u, 4u}) {
+  // The keeper (lowest id) goes home; everyone else keeps place and
+  // heading, even close to the ball.
+  expect_keeper_home(c, 1, -0.5 * league.field().length(), league);
+  for (uint32_t id : {2u, 4u}) {
     const msg::Pose2* p = placement_of(c, id);
     ASSERT_NE(p, nullptr);
     EXPECT_EQ(p->SerializeAsString(), poses.at(id).SerializeAsString()) << id;
@@ -235,7 +245,10 @@ TEST(CoachLogic, OtherTeamKeepsTheRestartDistance) {
   const double bx = 0.5, by = 0.3;
   const CoachLogic::RobotPoses poses{{1, pose(1.0, 0.0, 3.0)},  {2, pose(0.6, 0.35, 3.0)},
                                      {3, pose(0.45, 0.25, 3.0)}, {4, pose(0.5, 0.3, 3.0)}};
-  const auto c = coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::BLUE, bx, by), {1, 2, 3, 4}, poses);
+  // Blue on the positive side: the free kick is in blue's half, far from
+  // yellow's goal (no wall).
+  const auto c =
+      coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::BLUE, bx, by, true), {1, 2, 3, 4}, poses);
   ASSERT_EQ(c.placements_size(), 4);
   const auto& f = league.field();
   const double r = league.robot().radius();
@@ -248,15 +261,15 @@ TEST(CoachLogic, OtherTeamKeepsTheRestartDistance) {
   for (int i = 0; i < c.placements_size(); ++i)
     for (int j = i + 1; j < c.placements_size(); ++j)
       EXPECT_GE(dist(c.placements(i).pose(), c.placements(j).pose().x(), c.placements(j).pose().y()), 2.0 * r);
-  // Far enough already: stays as it is.
-  EXPECT_EQ(placement_of(c, 1)->SerializeAsString(), poses.at(1).SerializeAsString());
+  // Robot 1 keeps yellow's goal (-x).
+  expect_keeper_home(c, 1, -0.5 * f.length(), league);
   // Robot 2 moves straight back to the distance plus the margin, facing the ball.
   const msg::Pose2* p2 = placement_of(c, 2);
   EXPECT_NEAR(dist(*p2, bx, by), d + coach.restart_margin(), 1e-9);
   EXPECT_NEAR(std::atan2(p2->y() - by, p2->x() - bx), std::atan2(0.05, 0.1), 1e-9);
   EXPECT_NEAR(p2->theta(), std::atan2(by - p2->y(), bx - p2->x()), 1e-9);
-  // Robot 4 stood on the ball: it backs off (yellow defends +x).
-  EXPECT_GT(placement_of(c, 4)->x(), bx);
+  // Robot 4 stood on the ball: it backs off towards its own goal (-x).
+  EXPECT_LT(placement_of(c, 4)->x(), bx);
 }
 
 TEST(CoachLogic, NearTheTouchLineTheRobotGoesAroundTheBall) {
@@ -266,8 +279,9 @@ TEST(CoachLogic, NearTheTouchLineTheRobotGoesAroundTheBall) {
   const double r = league.robot().radius();
   const double bx = 0.5, by = 0.9 - league.ball().radius();  // a throw-in on the +y line
   // Straight away from the ball is beyond the touch line.
-  const CoachLogic::RobotPoses poses{{2, pose(0.52, 0.86, 3.0)}};
-  const auto c = coach.on_game_state(restart(msg::RESTART_THROW_IN, msg::BLUE, bx, by), {2}, poses);
+  const CoachLogic::RobotPoses poses{{1, pose(1.0, 0.0, 3.0)}, {2, pose(0.52, 0.86, 3.0)}};
+  // In blue's half (blue on the positive side): no wall.
+  const auto c = coach.on_game_state(restart(msg::RESTART_THROW_IN, msg::BLUE, bx, by, true), {1, 2}, poses);
   const msg::Pose2* p = placement_of(c, 2);
   ASSERT_NE(p, nullptr);
   EXPECT_NEAR(dist(*p, bx, by), d + coach.restart_margin(), 1e-9);
@@ -314,8 +328,9 @@ TEST(CoachLogic, ARobotJustOutsideTheRestartDistanceStillMovesToTheMargin) {
   const double d = 0.3;
   const msg::LeaguePreset league = with_restart_distance(mirosot(), d);
   CoachLogic coach(msg::YELLOW, league);
-  const CoachLogic::RobotPoses poses{{2, pose(0.5 + d + 0.005, 0.3, 3.0)}};
-  const auto c = coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::BLUE, 0.5, 0.3), {2}, poses);
+  const CoachLogic::RobotPoses poses{{1, pose(1.0, 0.0, 3.0)}, {2, pose(0.5 + d + 0.005, 0.3, 3.0)}};
+  // In blue's half (blue on the positive side): no wall, the robot just moves out.
+  const auto c = coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::BLUE, 0.5, 0.3, true), {1, 2}, poses);
   const msg::Pose2* p = placement_of(c, 2);
   ASSERT_NE(p, nullptr);
   EXPECT_NEAR(dist(*p, 0.5, 0.3), d + coach.restart_margin(), 1e-9);
@@ -341,7 +356,7 @@ TEST(CoachLogic, AtOurRestartRobotsOnTheBallOrInTheTakersWayMakeRoom) {
     EXPECT_GE(dist(*p, bx, by), 0.3) << id;
     EXPECT_GE(dist(*p, k->x(), k->y()), 2.0 * r) << id;
   }
-  EXPECT_EQ(placement_of(c, 1)->SerializeAsString(), poses.at(1).SerializeAsString());
+  expect_keeper_home(c, 1, -0.5 * league.field().length(), league);
 }
 
 TEST(CoachLogic, OnlyAsManyRobotsAsTheRulesAllowStayInTheOwnGoalArea) {
@@ -353,7 +368,7 @@ TEST(CoachLogic, OnlyAsManyRobotsAsTheRulesAllowStayInTheOwnGoalArea) {
   // The other team's free kick far away: nobody is near the ball.
   const auto c = coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::YELLOW, 3.0, -2.0), {1, 2, 3, 4}, poses);
   ASSERT_EQ(c.placements_size(), 4);
-  EXPECT_EQ(placement_of(c, 1)->SerializeAsString(), poses.at(1).SerializeAsString());  // nearest the goal
+  expect_keeper_home(c, 1, -4.5, league);
   EXPECT_EQ(placement_of(c, 4)->SerializeAsString(), poses.at(4).SerializeAsString());
   for (uint32_t id : {2u, 3u}) {
     const msg::Pose2* p = placement_of(c, id);
@@ -363,6 +378,43 @@ TEST(CoachLogic, OnlyAsManyRobotsAsTheRulesAllowStayInTheOwnGoalArea) {
     EXPECT_LT(dist(*p, poses.at(id).x(), poses.at(id).y()), 1.0) << id << ": just out, not across the field";
   }
   EXPECT_GE(dist(*placement_of(c, 2), placement_of(c, 3)->x(), placement_of(c, 3)->y()), 2.0 * 0.09);
+}
+
+TEST(CoachLogic, TheirRestartInOurHalfGetsAWallBetweenBallAndGoal) {
+  const double d = 0.5;
+  msg::LeaguePreset league = with_restart_distance(ssl(), d);
+  CoachLogic coach(msg::BLUE, league);  // defends -x
+  const double r = league.robot().radius();
+  const double bx = -2.9, by = 0.4;  // just outside blue's defense area
+  const CoachLogic::RobotPoses poses{{1, pose(-4.3, 0.0)}, {2, pose(-1.0, 2.0)}, {3, pose(-2.0, -1.5)},
+                                     {4, pose(2.0, 0.5)},  {5, pose(3.0, -1.0)}, {6, pose(-0.5, -2.5)}};
+  const auto c =
+      coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::YELLOW, bx, by), {1, 2, 3, 4, 5, 6}, poses);
+  ASSERT_EQ(c.placements_size(), 6);
+  expect_keeper_home(c, 1, -4.5, league);
+  // Two robots side by side across the line from the ball to the goal centre.
+  const double ux = -4.5 - bx, uy = -by, n = std::hypot(ux, uy);
+  int in_wall = 0;
+  for (const auto& p : c.placements()) {
+    if (p.robot_id() == 1) continue;
+    const double along = ((p.pose().x() - bx) * ux + (p.pose().y() - by) * uy) / n;
+    const double across = std::abs((p.pose().x() - bx) * uy - (p.pose().y() - by) * ux) / n;
+    if (across < 1.5 * r && along > 0.0) {
+      ++in_wall;
+      EXPECT_GE(dist(p.pose(), bx, by), d) << p.robot_id();
+      EXPECT_NEAR(p.pose().theta(), std::atan2(by - p.pose().y(), bx - p.pose().x()), 1e-9) << "faces the ball";
+    }
+  }
+  EXPECT_EQ(in_wall, 2);
+  // The nearest two field players form it; the far ones keep their places.
+  EXPECT_NE(placement_of(c, 3)->SerializeAsString(), poses.at(3).SerializeAsString());
+  for (uint32_t id : {4u, 5u})
+    EXPECT_EQ(placement_of(c, id)->SerializeAsString(), poses.at(id).SerializeAsString()) << id;
+  // In their own half the other team gets no wall from us.
+  const auto far =
+      coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::YELLOW, -bx, by), {1, 2, 3, 4, 5, 6}, poses);
+  for (uint32_t id : {2u, 3u, 6u})
+    EXPECT_EQ(placement_of(far, id)->SerializeAsString(), poses.at(id).SerializeAsString()) << id;
 }
 
 TEST(CoachLogic, CornerKickTakerMayStandOutsideTheField) {
