@@ -87,6 +87,9 @@ struct WorldState {
   bool started = false;
   caf::actor_clock::time_point kickoff_wall;  // real time only
   bool finished = false;
+  // Why the match stopped before its end (the game log could not be
+  // written); answered to everyone awaiting the end as an error.
+  std::string failure;
   msg::GameState last_logged_state;
   std::vector<caf::response_promise> waiting;
   static inline const char* name = "world";
@@ -102,12 +105,32 @@ constexpr uint64_t kOnboardCameraStream = 2;
 double period(const Self* self) { return self->state.options.match.sim().control_period(); }
 double now(const Self* self) { return static_cast<double>(self->state.cycle) * period(self); }
 
+void answer_waiting(Self* self);
+
+// A game log that cannot be written (disk full, file gone) stops the match:
+// a match without its log cannot be replayed, and a world that dropped the
+// message it was logging would wait for the cycle forever. The records
+// written so far stay readable.
+void stop_for_log(Self* self, const std::string& why) {
+  auto& s = self->state;
+  if (s.finished) return;
+  s.finished = true;
+  s.failure = why;
+  s.log.reset();
+  std::cerr << "robocaf: " << why << "; the match stops\n";
+  answer_waiting(self);
+}
+
 void log_record(Self* self, const std::function<void(msg::LogRecord&)>& fill) {
   if (!self->state.log) return;
   msg::LogRecord record;
   record.set_t(now(self));
   fill(record);
-  self->state.log->append(record);
+  try {
+    self->state.log->append(record);
+  } catch (const std::exception& e) {
+    stop_for_log(self, e.what());
+  }
 }
 
 void progress(Self* self, const std::string& line) {
@@ -190,7 +213,9 @@ void capture_due_frames(Self* self) {
 // Answers everyone awaiting the end (once it has come).
 void answer_waiting(Self* self) {
   auto& s = self->state;
-  if (s.scenario_result) {
+  if (!s.failure.empty()) {
+    for (auto& promise : s.waiting) promise.deliver(caf::make_error(caf::sec::runtime_error, s.failure));
+  } else if (s.scenario_result) {
     for (auto& promise : s.waiting) promise.deliver(*s.scenario_result);
   } else {
     msg::GameState final_state = s.referee->state();
@@ -203,7 +228,12 @@ void finish(Self* self) {
   auto& s = self->state;
   if (s.finished) return;
   s.finished = true;
-  if (s.log) s.log->close();
+  try {
+    if (s.log) s.log->close();
+  } catch (const std::exception& e) {
+    s.failure = e.what();
+    std::cerr << "robocaf: " << e.what() << '\n';
+  }
   answer_waiting(self);
 }
 
@@ -476,7 +506,12 @@ void end_cycle(Self* self) {
     capture_due_frames(self);  // a camera slower or faster than the control loop
   }
   ++s.cycle;
-  if (s.log) s.log->flush();
+  try {
+    if (s.log) s.log->flush();
+  } catch (const std::exception& e) {
+    stop_for_log(self, e.what());
+    return;
+  }
   if (!s.options.realtime) self->send(self, runtime::tick_atom::value);
 }
 
@@ -562,7 +597,11 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
     *header.mutable_config() = match;
     header.set_seed(match.seed());
     header.set_producer("robocaf");
-    st.log = std::make_unique<runtime::GameLogWriter>(st.options.log_path, header);
+    try {
+      st.log = std::make_unique<runtime::GameLogWriter>(st.options.log_path, header);
+    } catch (const std::exception& e) {
+      stop_for_log(self, e.what());
+    }
   }
   // Stop waiting for participants that vanished in the middle of a cycle.
   st.ctx.on_roster_change = [self] { settle_unexpected(self); };

@@ -103,6 +103,14 @@ TEST(LocalMatch, AKilledMatchLeavesAReadableLog) {
   EXPECT_EQ(summary.status, 0) << summary.output;
 }
 
+TEST(LocalMatch, AGameLogThatCannotBeWrittenStopsTheMatchWithAnError) {
+  // /dev/full: every write fails with "no space left on device". The world
+  // used to die in its constructor and the match to hang on shutdown.
+  auto full = run("match --preset mirosot --half-duration 5 --quiet --log /dev/full");
+  EXPECT_EQ(full.status, 1) << full.output;
+  EXPECT_NE(full.output.find("/dev/full: cannot write game log"), std::string::npos) << full.output;
+}
+
 TEST(LocalMatch, RenderDrawsTheMatchAsPicturesAndAVideo) {
   const std::string log = temp_path("render.rclog");
   ASSERT_EQ(run("match --seed 5 --half-duration 5 --quiet --log " + log).status, 0);
