@@ -543,6 +543,14 @@ void start_match(Self* self) {
   auto& s = self->state;
   if (s.started) return;
   s.started = true;
+  if (!s.failure.empty()) {
+    // The log could not even be opened: stop now that every actor is up
+    // (stopping while they still start up can hang CAF 0.17's shutdown).
+    s.finished = true;
+    std::cerr << "robocaf: " << s.failure << "; the match stops\n";
+    answer_waiting(self);
+    return;
+  }
   s.kickoff_wall = self->clock().now();
   progress(self, "kick-off: every robot has joined");
   begin_cycle(self);
@@ -600,7 +608,7 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
     try {
       st.log = std::make_unique<runtime::GameLogWriter>(st.options.log_path, header);
     } catch (const std::exception& e) {
-      stop_for_log(self, e.what());
+      st.failure = e.what();  // answered once every robot has joined (start_match)
     }
   }
   // Stop waiting for participants that vanished in the middle of a cycle.
