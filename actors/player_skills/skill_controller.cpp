@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -112,7 +113,10 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
                                                bool stop_at_target, double face_theta, bool face,
                                                bool allow_reverse) {
   const auto& robot = league_.robot();
-  if (avoid_goal_area_) keep_out_of_own_goal_area(tx, ty);
+  if (avoid_goal_area_) {
+    keep_out_of_own_goal_area(tx, ty);
+    go_round_own_goal_area(self, tx, ty);
+  }
   if (give_way_) give_way_to_teammates(self, tx, ty);
   if (avoid_opponents_ && !opponents_.empty()) {
     const PlanResult plan = planner_.plan(V(self.x, self.y), V(tx, ty), opponents_, free_space_);
@@ -198,6 +202,47 @@ void SkillController::keep_out_of_own_goal_area(double& x, double& y) const {
   } else {
     y = y >= 0.0 ? side : -side;
   }
+}
+
+void SkillController::go_round_own_goal_area(const Pose& self, double& tx, double& ty) const {
+  const auto& f = league_.field();
+  if (f.goal_area_depth() <= 0.0 || f.goal_area_width() <= 0.0) return;
+  // The area grown by a robot radius: a little less than
+  // keep_out_of_own_goal_area's, so a target on that edge lies outside.
+  const double margin = league_.robot().radius();
+  const double a = own_goal_x_ < 0.0 ? 1.0 : -1.0;
+  const double front = f.goal_area_depth() + margin, side = 0.5 * f.goal_area_width() + margin;
+  auto inside = [&](const V& p) { return a * (p.x() - own_goal_x_) < front && std::abs(p.y()) < side; };
+  auto clear = [&](const V& from, const V& to) {
+    for (int k = 1; k < 32; ++k)
+      if (inside(from + (k / 32.0) * (to - from))) return false;
+    return true;
+  };
+  const V start(self.x, self.y), target(tx, ty);
+  if (inside(start) || clear(start, target)) return;  // on its way out, or a free way
+  // The shortest way round the front: by one front corner or both (the
+  // goal line closes the back), each leg clear of the area. The corners lie
+  // a little outside it, so the leg along the front is clear.
+  const double cx = own_goal_x_ + a * (front + 0.05);
+  const V corners[2] = {V(cx, -(side + 0.05)), V(cx, side + 0.05)};
+  double best = std::numeric_limits<double>::infinity();
+  V next = target;
+  for (int first = 0; first < 2; ++first) {
+    const V& c = corners[first];
+    const V& other = corners[1 - first];
+    if (!clear(start, c)) continue;
+    if (clear(c, target)) {
+      const double way = (c - start).norm() + (target - c).norm();
+      if (way < best) best = way, next = c;
+    }
+    if (clear(other, target)) {
+      const double way = (c - start).norm() + (other - c).norm() + (target - other).norm();
+      if (way < best) best = way, next = c;
+    }
+  }
+  if (!std::isfinite(best)) return;
+  tx = next.x();
+  ty = next.y();
 }
 
 double SkillController::teammate_keep() const {

@@ -174,6 +174,10 @@ class SkillController {
   // Moves a target inside our own goal area (grown by a robot radius) to its
   // nearest edge: the rules allow only the keeper in there.
   void keep_out_of_own_goal_area(double& x, double& y) const;
+  // A straight way to the target through that grown area goes round it
+  // instead, by its nearer front corner: crossing it for half a second is a
+  // foul (SSL: most goal-area fouls were defenders cutting through it).
+  void go_round_own_goal_area(const Pose& self, double& tx, double& ty) const;
   double ramp_forward_speed(double vx, double t, double fraction);
   // Dynamics safety search (BRIEF 4.5), the last thing step() does: when the
   // commanded velocity could run the robot into a teammate (assumed to

@@ -424,6 +424,47 @@ TEST(SkillController, DefenderStaysOutOfTheLaneOfABallRollingAtItsGoal) {
   }
 }
 
+TEST(SkillController, DefenderGoesRoundItsGoalAreaNotThroughIt) {
+  // Seen in SSL matches: a throw-in for the other team near our corner, a
+  // defender in front of the defense area heading for its spot beside it,
+  // straight across the area: half a second inside is a foul, and the free
+  // kick that follows is just outside our area. It goes round by the front.
+  const msg::MatchConfig config = runtime::preset_match_config("ssl");
+  const auto& f = config.league().field();
+  ASSERT_GT(config.league().rules().max_defenders_in_goal_area(), 0u);
+  const double gx = -0.5 * f.length(), front = gx + f.goal_area_depth(), side = 0.5 * f.goal_area_width();
+  for (uint32_t index : {0u, 1u}) {
+  SCOPED_TRACE("wall defender " + std::to_string(index) + " of 2");
+  SkillController skills(msg::BLUE, 2, config.league());
+  msg::PlayerInstruction instruction = play(msg::ROLE_DEFENDER, true);
+  instruction.set_role_count(2);
+  instruction.set_role_index(index);
+  double x = front + 0.25, y = -0.35, theta = kPi;
+  double deepest = -1e9;  // how far past the area's front line the centre got, inside its width
+  for (int k = 0; k < 300; ++k) {
+    msg::WorldEstimate world;
+    world.set_team(msg::BLUE);
+    world.set_robot_id(2);
+    world.mutable_self()->set_robot_id(2);
+    world.mutable_self()->mutable_pose()->set_x(x);
+    world.mutable_self()->mutable_pose()->set_y(y);
+    world.mutable_self()->mutable_pose()->set_theta(theta);
+    world.mutable_ball()->set_valid(true);
+    world.mutable_ball()->mutable_position()->set_x(gx + 0.2);
+    world.mutable_ball()->mutable_position()->set_y(0.5 * f.width() - 0.2);
+    const auto c = skills.step(world, instruction, k, 0.02 * k);
+    // An omni robot: body velocity turned into the field frame.
+    const double vx = c.velocity().vx(), vy = c.velocity().vy();
+    x += 0.02 * (vx * std::cos(theta) - vy * std::sin(theta));
+    y += 0.02 * (vx * std::sin(theta) + vy * std::cos(theta));
+    theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+    if (std::abs(y) < side) deepest = std::max(deepest, front - x);
+  }
+  EXPECT_LT(deepest, 0.0) << "its centre went " << deepest << " m into the goal area";
+  EXPECT_GT(y, side) << "it got round to the ball's side of the area (" << x << ", " << y << ")";
+  }
+}
+
 TEST(SkillController, DefendersInAWallStandSideBySideOutsideTheGoalArea) {
   // Four defenders (role_index 0..3 of 4) and the ball up-field to the left:
   // each drives to its slot; the slots lie across the goal-to-ball line, on
