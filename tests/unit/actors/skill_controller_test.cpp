@@ -173,17 +173,19 @@ struct MiniWorld {
   }
 };
 
-// Blue 1's estimate with only its own pose in it.
-msg::WorldEstimate blue_1_at(double x, double y, double theta) {
+// A blue robot's estimate with only its own pose in it.
+msg::WorldEstimate blue_at(uint32_t id, double x, double y, double theta) {
   msg::WorldEstimate world;
   world.set_team(msg::BLUE);
-  world.set_robot_id(1);
-  world.mutable_self()->set_robot_id(1);
+  world.set_robot_id(id);
+  world.mutable_self()->set_robot_id(id);
   world.mutable_self()->mutable_pose()->set_x(x);
   world.mutable_self()->mutable_pose()->set_y(y);
   world.mutable_self()->mutable_pose()->set_theta(theta);
   return world;
 }
+
+msg::WorldEstimate blue_1_at(double x, double y, double theta) { return blue_at(1, x, y, theta); }
 
 msg::PlayerInstruction play(msg::Role role, bool attack_positive_x) {
   msg::PlayerInstruction i;
@@ -442,13 +444,7 @@ TEST(SkillController, DefenderGoesRoundItsGoalAreaNotThroughIt) {
   double x = front + 0.25, y = -0.35, theta = kPi;
   double deepest = -1e9;  // how far past the area's front line the centre got, inside its width
   for (int k = 0; k < 300; ++k) {
-    msg::WorldEstimate world;
-    world.set_team(msg::BLUE);
-    world.set_robot_id(2);
-    world.mutable_self()->set_robot_id(2);
-    world.mutable_self()->mutable_pose()->set_x(x);
-    world.mutable_self()->mutable_pose()->set_y(y);
-    world.mutable_self()->mutable_pose()->set_theta(theta);
+    msg::WorldEstimate world = blue_at(2, x, y, theta);
     world.mutable_ball()->set_valid(true);
     world.mutable_ball()->mutable_position()->set_x(gx + 0.2);
     world.mutable_ball()->mutable_position()->set_y(0.5 * f.width() - 0.2);
