@@ -146,17 +146,16 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
     taken.push_back(kicker_at);
     out[kicker] = kicker_spot;
   }
-  // The referee lets at most max_defenders_in_goal_area robots of a team
-  // stand in its own goal area at a restart, the ones nearest the goal.
-  // Counted with the margin, so one just outside the line cannot be inside.
-  const uint32_t area_limit = league_.rules().max_defenders_in_goal_area();
-  const bool area_counts = area_limit > 0 && f.goal_area_depth() > 0.0 && f.goal_area_width() > 0.0;
-  const double area_front = std::abs(own_goal_x) - f.goal_area_depth() - restart_margin();
-  auto in_own_goal_area = [&](Point q) {
-    return area_counts && std::abs(q.y) <= 0.5 * f.goal_area_width() + restart_margin() &&
-           (own_goal_x < 0.0 ? -q.x : q.x) >= area_front;
+  // Where the rules limit robots in the goal area (the referee lets at most
+  // max_defenders_in_goal_area of a team stand in its own at a restart),
+  // whether q lies in ours grown by `grow`.
+  const bool area_counts = league_.rules().max_defenders_in_goal_area() > 0 && f.goal_area_depth() > 0.0 &&
+                           f.goal_area_width() > 0.0;
+  const double inward = own_goal_x < 0.0 ? 1.0 : -1.0;  // into the field from our goal line
+  auto in_own_goal_area = [&](Point q, double grow) {
+    return area_counts && std::abs(q.y) <= 0.5 * f.goal_area_width() + grow &&
+           -inward * q.x >= std::abs(own_goal_x) - f.goal_area_depth() - grow;
   };
-  std::vector<std::pair<double, uint32_t>> in_area;  // distance to the own goal, id
 
   struct Mover {
     uint32_t id;
@@ -165,12 +164,17 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
   std::vector<Mover> movers;
   std::map<uint32_t, msg::Pose2> slots;
   for (const auto& p : kickoff_placements(ids, attack_positive_x, false)) slots[p.robot_id()] = p.pose();
+  // Where a robot stands, or without a pose its kick-off slot.
+  auto where = [&](uint32_t id) -> Point {
+    if (const msg::Pose2* p = pose_of(id)) return {p->x(), p->y()};
+    return {slots[id].x(), slots[id].y()};
+  };
   // The keeper (lowest id) goes home: just off its goal line, on the line
   // from the goal centre to the ball, within the posts. Staying where it
-  // happened to stand left the far side of the goal open to the kick.
+  // happened to stand left the far side of the goal open to the kick. It is
+  // the one robot allowed in the goal area.
   const uint32_t keeper = ids.front();
   if (!(has_kicker && kicker == keeper)) {
-    const double inward = own_goal_x < 0.0 ? 1.0 : -1.0;
     const double kx = own_goal_x + inward * (r + std::clamp(0.5 * r, 0.02, 0.05));
     const double along = std::abs(ball.x - own_goal_x) > 1e-9 ? (kx - own_goal_x) / (ball.x - own_goal_x) : 0.0;
     const double half = std::max(0.0, 0.5 * f.goal_width() - r);
@@ -181,24 +185,19 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
       pose.set_y(home.y);
       pose.set_theta(face(home, ball));
       out[keeper] = pose;
-      if (in_own_goal_area(home)) in_area.emplace_back(dist(home, {own_goal_x, 0.0}), keeper);
     }
   }
   // Field players standing at the goal area's edge step into it as soon as
   // play goes on, and a free kick in front of the area follows, where they
   // stand again (SSL vs chaser: 94 goal-area fouls per match against 50
   // when every restart sent them to the formation). They leave the area's
-  // surroundings, two radii wide, by the nearer side.
+  // surroundings, two radii wide, by the nearer side; so none of them is
+  // ever left inside the area itself.
   const double near_grow = 2.0 * r + restart_margin();
-  const double depth_line = std::abs(own_goal_x) - f.goal_area_depth() - near_grow;
-  const double side_line = 0.5 * f.goal_area_width() + near_grow;
-  const double inward = own_goal_x < 0.0 ? 1.0 : -1.0;
-  auto near_own_goal_area = [&](Point q) {
-    return area_counts && std::abs(q.y) <= side_line && (own_goal_x < 0.0 ? -q.x : q.x) >= depth_line;
-  };
+  auto near_own_goal_area = [&](Point q) { return in_own_goal_area(q, near_grow); };
   auto out_of_goal_area = [&](Point q) {
-    const Point front{-inward * (depth_line + 0.01), q.y};
-    const Point side{q.x, (q.y < 0.0 ? -1.0 : 1.0) * (side_line + 0.01)};
+    const Point front{-inward * (std::abs(own_goal_x) - f.goal_area_depth() - near_grow + 0.01), q.y};
+    const Point side{q.x, (q.y < 0.0 ? -1.0 : 1.0) * (0.5 * f.goal_area_width() + near_grow + 0.01)};
     return dist(front, q) <= dist(side, q) ? front : side;
   };
   for (uint32_t id : ids) {
@@ -206,24 +205,11 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
     const msg::Pose2* p = pose_of(id);
     if (p != nullptr && id != keeper && near_own_goal_area({p->x(), p->y()})) {
       movers.push_back({id, out_of_goal_area({p->x(), p->y()})});
-      continue;
-    }
-    if (p != nullptr && may_stay({p->x(), p->y()})) {
-      if (in_own_goal_area({p->x(), p->y()})) in_area.emplace_back(dist({p->x(), p->y()}, {own_goal_x, 0.0}), id);
+    } else if (p != nullptr && may_stay({p->x(), p->y()})) {
       out[id] = *p;  // keeps its place
     } else {
-      // Not seen: from its kick-off slot.
-      movers.push_back({id, p != nullptr ? Point{p->x(), p->y()} : Point{slots[id].x(), slots[id].y()}});
+      movers.push_back({id, where(id)});
     }
-  }
-  std::sort(in_area.begin(), in_area.end());
-  for (size_t k = area_limit; k < in_area.size(); ++k) {
-    // One too many: out through the area's front line first.
-    const uint32_t id = in_area[k].second;
-    const msg::Pose2& p = out[id];
-    const double front_x = (own_goal_x < 0.0 ? -1.0 : 1.0) * (area_front - r);
-    movers.push_back({id, {front_x, p.y()}});
-    out.erase(id);
   }
   const double xmax = 0.5 * L - r, ymax = 0.5 * W - r;
 
@@ -236,17 +222,13 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
   if (their_restart && (own_goal_x < 0.0 ? ball.x < 0.0 : ball.x > 0.0) && ids.size() > 1) {
     double ux = own_goal_x - ball.x, uy = -ball.y;
     const double n = std::hypot(ux, uy);
-    ux = n > 1e-9 ? ux / n : (own_goal_x < 0.0 ? -1.0 : 1.0);
+    ux = n > 1e-9 ? ux / n : -inward;
     uy = n > 1e-9 ? uy / n : 0.0;
     std::vector<Point> spots;
     for (double side : {-1.0, 1.0}) {
       const Point q{ball.x + keep * ux - side * (r + 0.01) * uy, ball.y + keep * uy + side * (r + 0.01) * ux};
-      if (std::abs(q.x) <= xmax && std::abs(q.y) <= ymax && !in_own_goal_area(q)) spots.push_back(q);
+      if (std::abs(q.x) <= xmax && std::abs(q.y) <= ymax && !in_own_goal_area(q, restart_margin())) spots.push_back(q);
     }
-    auto where = [&](uint32_t id) -> Point {
-      if (const msg::Pose2* p = pose_of(id)) return {p->x(), p->y()};
-      return {slots[id].x(), slots[id].y()};
-    };
     std::vector<uint32_t> field_players(ids.begin() + 1, ids.end());
     for (const Point& spot : spots) {
       if (field_players.empty()) break;
@@ -267,9 +249,9 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
   for (const auto& [id, pose] : out)
     if (!(has_kicker && id == kicker)) taken.push_back({pose.x(), pose.y()});
 
-  // Movers: too close to the ball, one too many in the goal area, or not
-  // seen. Nearest free point at `keep` from the ball, inside the field and
-  // outside the own goal area.
+  // Movers: too close to the ball, at the own goal area, or not seen.
+  // Nearest free point at `keep` from the ball, inside the field and clear of
+  // the own goal area's surroundings.
   auto free = [&](Point q) {
     if (std::abs(q.x) > xmax || std::abs(q.y) > ymax || near_own_goal_area(q)) return false;
     return std::all_of(taken.begin(), taken.end(), [&](Point o) { return dist(o, q) >= 2.0 * r + 0.01; });
