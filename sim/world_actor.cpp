@@ -546,9 +546,7 @@ void start_match(Self* self) {
   if (!s.failure.empty()) {
     // The log could not even be opened: stop now that every actor is up
     // (stopping while they still start up can hang CAF 0.17's shutdown).
-    s.finished = true;
-    std::cerr << "robocaf: " << s.failure << "; the match stops\n";
-    answer_waiting(self);
+    stop_for_log(self, s.failure);
     return;
   }
   s.kickoff_wall = self->clock().now();

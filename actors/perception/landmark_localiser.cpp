@@ -58,10 +58,7 @@ std::optional<msg::Pose2> LandmarkLocaliser::locate(
     y = -y;
     theta = runtime::wrap_angle(theta + kPi);
   }
-  const double margin = std::max(0.0, field_.boundary_width());
-  if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(theta) ||
-      std::abs(x) > 0.5 * field_.length() + margin || std::abs(y) > 0.5 * field_.width() + margin)
-    return std::nullopt;
+  if (!std::isfinite(theta) || !in_arena(x, y)) return std::nullopt;
   msg::Pose2 pose;
   pose.set_x(x);
   pose.set_y(y);
@@ -90,11 +87,14 @@ std::optional<Eigen::Vector2d> LandmarkLocaliser::locate_with_heading(
   }
   if (n == 0) return std::nullopt;
   const Eigen::Vector2d position = sum / n;
-  const double margin = std::max(0.0, field_.boundary_width());
-  if (!position.allFinite() || std::abs(position.x()) > 0.5 * field_.length() + margin ||
-      std::abs(position.y()) > 0.5 * field_.width() + margin)
-    return std::nullopt;
+  if (!in_arena(position.x(), position.y())) return std::nullopt;
   return position;
+}
+
+bool LandmarkLocaliser::in_arena(double x, double y) const {
+  const double margin = std::max(0.0, field_.boundary_width());
+  return std::isfinite(x) && std::isfinite(y) && std::abs(x) <= 0.5 * field_.length() + margin &&
+         std::abs(y) <= 0.5 * field_.width() + margin;
 }
 
 }  // namespace robocaf::actors

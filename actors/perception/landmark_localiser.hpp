@@ -58,6 +58,9 @@ class LandmarkLocaliser {
   std::optional<Eigen::Vector2d> field_position(msg::LandmarkKind kind, uint32_t index) const;
 
  private:
+  // On the field or its boundary: where a fix may put the robot.
+  bool in_arena(double x, double y) const;
+
   msg::FieldGeometry field_;
   double noise_per_metre_;
   double tolerance_;
