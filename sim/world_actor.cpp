@@ -105,6 +105,21 @@ constexpr uint64_t kOnboardCameraStream = 2;
 double period(const Self* self) { return self->state.options.match.sim().control_period(); }
 double now(const Self* self) { return static_cast<double>(self->state.cycle) * period(self); }
 
+// A rendered BGR image as the message perception takes.
+msg::CameraImage camera_image(const cv::Mat& pixels, uint64_t frame_number, double t_capture, double t_sent,
+                              const msg::CameraCalibration& calibration) {
+  msg::CameraImage image;
+  image.set_frame_number(frame_number);
+  image.set_t_capture(t_capture);
+  image.set_t_sent(t_sent);
+  image.set_width(static_cast<uint32_t>(pixels.cols));
+  image.set_height(static_cast<uint32_t>(pixels.rows));
+  image.set_bgr(pixels.isContinuous() ? std::string(reinterpret_cast<const char*>(pixels.data), pixels.total() * 3)
+                                      : std::string());
+  *image.mutable_calibration() = calibration;
+  return image;
+}
+
 void answer_waiting(Self* self);
 
 // A game log that cannot be written (disk full, file gone) stops the match:
@@ -194,17 +209,9 @@ void capture_due_frames(Self* self) {
     frame.set_t_sent(static_cast<double>(delivery) * s.options.match.sim().physics_step());
     WorldState::Capture capture{delivery, std::move(frame), std::nullopt};
     if (s.renderer) {
-      const cv::Mat pixels = s.renderer->render(truth, capture.frame.frame_number());
-      msg::CameraImage image;
-      image.set_frame_number(capture.frame.frame_number());
-      image.set_t_capture(capture.frame.t_capture());
-      image.set_t_sent(capture.frame.t_sent());
-      image.set_width(static_cast<uint32_t>(pixels.cols));
-      image.set_height(static_cast<uint32_t>(pixels.rows));
-      image.set_bgr(pixels.isContinuous() ? std::string(reinterpret_cast<const char*>(pixels.data), pixels.total() * 3)
-                                          : std::string());
-      *image.mutable_calibration() = s.renderer->calibration();
-      capture.image = std::move(image);
+      capture.image = camera_image(s.renderer->render(truth, capture.frame.frame_number()),
+                                   capture.frame.frame_number(), capture.frame.t_capture(), capture.frame.t_sent(),
+                                   s.renderer->calibration());
     }
     s.in_flight.push_back(std::move(capture));
   }
@@ -414,18 +421,8 @@ void begin_cycle(Self* self) {
       self->send(perception, std::move(odometry));
       // Captured now and delivered at once, as the simulated frame is.
       if (auto it = onboard_images.find({team_value, id}); it != onboard_images.end()) {
-        const cv::Mat& pixels = it->second;
-        msg::CameraImage image;
-        image.set_frame_number(s.cycle + 1);
-        image.set_t_capture(t);
-        image.set_t_sent(t);
+        msg::CameraImage image = camera_image(it->second, s.cycle + 1, t, t, s.onboard_calibration);
         image.set_cycle(s.cycle);
-        image.set_width(static_cast<uint32_t>(pixels.cols));
-        image.set_height(static_cast<uint32_t>(pixels.rows));
-        image.set_bgr(pixels.isContinuous()
-                          ? std::string(reinterpret_cast<const char*>(pixels.data), pixels.total() * 3)
-                          : std::string());
-        *image.mutable_calibration() = s.onboard_calibration;
         image.set_robot_frame(true);
         self->send(perception, std::move(image));
       } else if (!s.onboard_renderer) {
