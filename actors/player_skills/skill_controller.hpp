@@ -64,6 +64,10 @@ struct SkillParams {
   // positions against 79, drop balls after stalemates).
   double pushing_reach = 0.08;         // m between the bodies
   double pushing_speed_fraction = 0.5;
+  // Where the rules limit robots in the goal area, the keeper clears a ball
+  // slower than this (m/s) lying where only it may play it (see
+  // keeper_clears); once at it, it goes on up to twice this speed.
+  double keeper_clear_speed = 1.0;
 };
 
 /// Turns (WorldEstimate, PlayerInstruction) into a MotionCommand: body velocity
@@ -74,7 +78,10 @@ struct SkillParams {
 /// heading. COACH_PLAY acts by role:
 /// - keeper: on a line just in front of its goal, between ball and goal (a
 ///   virtual point behind the goal centre sets the angle; a ball rolling at the
-///   goal is intercepted where it will cross), never beyond the posts;
+///   goal is intercepted where it will cross), never beyond the posts; where
+///   the rules keep field players out of the goal area, it clears a slow ball
+///   lying in or at its goal area as the attacker would play it, kicking it
+///   up-field;
 /// - attacker: gets behind the ball on the line from its aim point on the
 ///   opponent goal line through the ball, going round the ball when it is on
 ///   the wrong side (so it does not push the ball towards its own goal), lines
@@ -153,7 +160,15 @@ class SkillController {
   // when no way along it is reachable and safe.
   std::optional<Eigen::Vector2d> along_wall(const Eigen::Vector2d& b, const Eigen::Vector2d& u0, double a) const;
   Vel attacker(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x, double& kick);
-  Vel keeper(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x);
+  Vel keeper(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x, double& kick);
+  // Whether the ball is the keeper's to clear: the rules limit the robots in
+  // the goal area, and the ball lies in our goal area or so near it that a
+  // field player could play it only from inside, slow enough to be stopped.
+  // `clearing`: the keeper is already at it (a wider zone, a faster ball).
+  bool keeper_clears(const Eigen::Vector2d& b, const Eigen::Vector2d& bv, bool clearing) const;
+  // Whether a teammate (our keeper, as a rule) stands in our goal area: a
+  // field player stepping in too would be one robot too many.
+  bool teammate_in_own_goal_area(const msg::WorldEstimate& world) const;
   Vel defender(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x);
   // One of `count` defenders in a wall on the edge of the own goal area,
   // across the line from the goal centre to the ball; slot `index` counts
@@ -169,6 +184,8 @@ class SkillController {
   // Moves a target off teammates' spots and the path round the first
   // teammate in the way (robots without the ball give way).
   void give_way_to_teammates(const Pose& self, double& tx, double& ty) const;
+  // How far outside our goal area field players keep their centres.
+  double goal_area_keep() const;
   // Centre distance robots without the ball keep from teammates.
   double teammate_keep() const;
   // Moves a target inside our own goal area (grown by a robot radius) to its
@@ -215,6 +232,7 @@ class SkillController {
   // Set per cycle: the robot defends or supports and the league limits the
   // defenders in the goal area, so its targets stay outside it.
   bool avoid_goal_area_ = false;
+  bool clearing_ = false;  // the keeper is clearing the ball (keeper_clears)
   double own_goal_x_ = 0.0;  // x of our goal line this cycle
   msg::Role last_role_ = msg::ROLE_NONE;
   std::vector<Eigen::Vector2d> teammates_;  // this cycle's teammate positions

@@ -461,6 +461,97 @@ TEST(SkillController, DefenderGoesRoundItsGoalAreaNotThroughIt) {
   }
 }
 
+// An SSL robot (omni) driven by its own commands for `steps` cycles of 20 ms,
+// the ball lying still at (bx, by) with velocity (bvx, bvy) as estimated;
+// `keeper` adds a teammate standing in the goal area. Calls `seen` after
+// each step with the pose and the command.
+template <typename Seen>
+void drive_ssl_robot(SkillController& skills, const msg::PlayerInstruction& instruction, uint32_t id, double x,
+                     double y, double theta, double bx, double by, double bvx, double bvy, bool keeper, int steps,
+                     Seen seen) {
+  for (int k = 0; k < steps; ++k) {
+    msg::WorldEstimate world = blue_at(id, x, y, theta);
+    world.mutable_ball()->set_valid(true);
+    world.mutable_ball()->mutable_position()->set_x(bx);
+    world.mutable_ball()->mutable_position()->set_y(by);
+    world.mutable_ball()->mutable_velocity()->set_x(bvx);
+    world.mutable_ball()->mutable_velocity()->set_y(bvy);
+    if (keeper) {
+      auto* mate = world.add_teammates();
+      mate->set_robot_id(1);
+      mate->mutable_pose()->set_x(-4.39);
+    }
+    const auto c = skills.step(world, instruction, k, 0.02 * k);
+    const double vx = c.velocity().vx(), vy = c.velocity().vy();
+    x += 0.02 * (vx * std::cos(theta) - vy * std::sin(theta));
+    y += 0.02 * (vx * std::sin(theta) + vy * std::cos(theta));
+    theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+    seen(x, y, c);
+  }
+}
+
+TEST(SkillController, KeeperClearsASlowBallLyingInItsGoalArea) {
+  // Field players may not play it there (SSL: only the keeper in the
+  // defense area); a keeper that stayed on its line left it lying until the
+  // stalemate rule, or drew a field player in for a foul.
+  const msg::MatchConfig config = runtime::preset_match_config("ssl");
+  ASSERT_GT(config.league().rules().max_defenders_in_goal_area(), 0u);
+  SkillController skills(msg::BLUE, 1, config.league());
+  const double bx = -3.8, by = 0.4;
+  double closest = 1e9;
+  bool kicked_near_ball = false;
+  drive_ssl_robot(skills, play(msg::ROLE_KEEPER, true), 1, -4.39, 0.0, 0.0, bx, by, 0.0, 0.0, false, 300,
+                  [&](double x, double y, const msg::MotionCommand& c) {
+                    const double d = std::hypot(x - bx, y - by);
+                    closest = std::min(closest, d);
+                    if (c.kick_speed() > 0.0 && d < 0.15) kicked_near_ball = true;
+                  });
+  EXPECT_LT(closest, 0.12) << "the keeper never got to the ball";
+  EXPECT_TRUE(kicked_near_ball) << "the keeper never kicked the ball away";
+}
+
+TEST(SkillController, KeeperStaysOnItsLineForABallRollingAtTheGoal) {
+  const msg::MatchConfig config = runtime::preset_match_config("ssl");
+  SkillController skills(msg::BLUE, 1, config.league());
+  double furthest = 0.0;
+  drive_ssl_robot(skills, play(msg::ROLE_KEEPER, true), 1, -4.39, 0.0, 0.0, -3.8, 0.1, -3.0, 0.0, false, 50,
+                  [&](double x, double, const msg::MotionCommand&) { furthest = std::max(furthest, x + 4.39); });
+  EXPECT_LT(furthest, 0.05) << "the keeper left its line for a shot";
+}
+
+TEST(SkillController, AttackerLeavesABallAtTheGoalAreaToItsKeeper) {
+  // The ball just outside the defense area's front could be played only from
+  // inside; with the keeper in there, that would be two robots in it.
+  const msg::MatchConfig config = runtime::preset_match_config("ssl");
+  const auto& f = config.league().field();
+  const double front = -0.5 * f.length() + f.goal_area_depth(), side = 0.5 * f.goal_area_width();
+  for (bool keeper : {true, false}) {
+    SCOPED_TRACE(keeper ? "keeper in the area" : "no keeper");
+    SkillController skills(msg::BLUE, 3, config.league());
+    double deepest = -1e9;
+    drive_ssl_robot(skills, play(msg::ROLE_ATTACKER, true), 3, -2.8, 0.3, kPi, front + 0.05, 0.0, 0.0, 0.0, keeper,
+                    300, [&](double x, double y, const msg::MotionCommand&) {
+                      if (std::abs(y) < side) deepest = std::max(deepest, front - x);
+                    });
+    // Without a keeper it may step in for the ball (a short visit is allowed).
+    if (keeper) EXPECT_LT(deepest, 0.0) << "its centre went " << deepest << " m into the goal area";
+    else EXPECT_GT(deepest, 0.0) << "without a keeper it should play the ball from inside";
+  }
+}
+
+TEST(SkillController, DefenderKeepsARadiusMoreFromTheGoalAreaWhereTheRulesLimitIt) {
+  // On the edge, a shove put it inside for the referee's grace time.
+  const msg::MatchConfig config = runtime::preset_match_config("ssl");
+  const auto& f = config.league().field();
+  const double r = config.league().robot().radius();
+  const double front = -0.5 * f.length() + f.goal_area_depth();
+  SkillController skills(msg::BLUE, 2, config.league());
+  double x = -2.0, y = 0.0;
+  drive_ssl_robot(skills, play(msg::ROLE_DEFENDER, true), 2, x, y, kPi, front + 0.3, 0.0, 0.0, 0.0, true, 300,
+                  [&](double px, double py, const msg::MotionCommand&) { x = px, y = py; });
+  EXPECT_GT(x - front, 2.0 * r) << "the defender stands " << x - front << " m outside the area";
+}
+
 TEST(SkillController, DefendersInAWallStandSideBySideOutsideTheGoalArea) {
   // Four defenders (role_index 0..3 of 4) and the ball up-field to the left:
   // each drives to its slot; the slots lie across the goal-to-ball line, on
