@@ -496,7 +496,9 @@ TEST(SkillController, KeeperClearsASlowBallLyingInItsGoalArea) {
   // stalemate rule, or drew a field player in for a foul.
   const msg::MatchConfig config = runtime::preset_match_config("ssl");
   ASSERT_GT(config.league().rules().max_defenders_in_goal_area(), 0u);
-  SkillController skills(msg::BLUE, 1, config.league());
+  SkillParams clearing;
+  clearing.keeper_clear_speed = 1.0;
+  SkillController skills(msg::BLUE, 1, config.league(), clearing);
   const double bx = -3.8, by = 0.4;
   double closest = 1e9;
   bool kicked_near_ball = false;
@@ -512,7 +514,9 @@ TEST(SkillController, KeeperClearsASlowBallLyingInItsGoalArea) {
 
 TEST(SkillController, KeeperStaysOnItsLineForABallRollingAtTheGoal) {
   const msg::MatchConfig config = runtime::preset_match_config("ssl");
-  SkillController skills(msg::BLUE, 1, config.league());
+  SkillParams clearing;
+  clearing.keeper_clear_speed = 1.0;
+  SkillController skills(msg::BLUE, 1, config.league(), clearing);
   double furthest = 0.0;
   drive_ssl_robot(skills, play(msg::ROLE_KEEPER, true), 1, -4.39, 0.0, 0.0, -3.8, 0.1, -3.0, 0.0, false, 50,
                   [&](double x, double, const msg::MotionCommand&) { furthest = std::max(furthest, x + 4.39); });
