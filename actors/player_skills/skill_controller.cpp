@@ -207,12 +207,12 @@ void SkillController::keep_out_of_own_goal_area(double& x, double& y) const {
 void SkillController::go_round_own_goal_area(const Pose& self, double& tx, double& ty) const {
   const auto& f = league_.field();
   if (f.goal_area_depth() <= 0.0 || f.goal_area_width() <= 0.0) return;
-  // The area grown by a robot radius: a little less than
-  // keep_out_of_own_goal_area's, so a target on that edge lies outside.
+  // The area grown a little less than keep_out_of_own_goal_area's, so a
+  // target on that edge lies outside.
   const double margin = goal_area_keep() - 0.02;
   const double a = own_goal_x_ < 0.0 ? 1.0 : -1.0;
   const double front = f.goal_area_depth() + margin, side = 0.5 * f.goal_area_width() + margin;
-  auto inside = [&](const V& p) { return a * (p.x() - own_goal_x_) < front && std::abs(p.y()) < side; };
+  auto inside = [&](const V& p) { return in_own_goal_area(p, margin); };
   auto clear = [&](const V& from, const V& to) {
     for (int k = 1; k < 32; ++k)
       if (inside(from + (k / 32.0) * (to - from))) return false;
@@ -243,6 +243,12 @@ void SkillController::go_round_own_goal_area(const Pose& self, double& tx, doubl
   if (!std::isfinite(best)) return;
   tx = next.x();
   ty = next.y();
+}
+
+bool SkillController::in_own_goal_area(const V& p, double grow) const {
+  const auto& f = league_.field();
+  const double a = own_goal_x_ < 0.0 ? 1.0 : -1.0;
+  return a * (p.x() - own_goal_x_) < f.goal_area_depth() + grow && std::abs(p.y()) < 0.5 * f.goal_area_width() + grow;
 }
 
 double SkillController::goal_area_keep() const {
@@ -665,20 +671,13 @@ bool SkillController::keeper_clears(const V& b, const V& bv, bool clearing) cons
   // push does not bring it straight back to the line.
   const double grow = 2.0 * r + rb + (clearing ? r : 0.0);
   const double a = own_goal_x_ < 0.0 ? 1.0 : -1.0;
-  const double depth = a * (b.x() - own_goal_x_);
-  const bool near_area = depth > 0.0 && depth < f.goal_area_depth() + grow &&
-                         std::abs(b.y()) < 0.5 * f.goal_area_width() + grow;
-  return near_area && bv.norm() < (clearing ? 2.0 : 1.0) * params_.keeper_clear_speed;
+  const bool on_field = a * (b.x() - own_goal_x_) > 0.0;  // not over our goal line
+  return on_field && in_own_goal_area(b, grow) && bv.norm() < (clearing ? 2.0 : 1.0) * params_.keeper_clear_speed;
 }
 
 bool SkillController::teammate_in_own_goal_area(const msg::WorldEstimate& world) const {
-  const auto& f = league_.field();
-  const double a = own_goal_x_ < 0.0 ? 1.0 : -1.0;
-  for (const auto& mate : world.teammates()) {
-    if (mate.robot_id() == robot_id_) continue;
-    const double depth = a * (mate.pose().x() - own_goal_x_);
-    if (depth < f.goal_area_depth() && std::abs(mate.pose().y()) < 0.5 * f.goal_area_width()) return true;
-  }
+  for (const auto& mate : world.teammates())
+    if (mate.robot_id() != robot_id_ && in_own_goal_area(V(mate.pose().x(), mate.pose().y()), 0.0)) return true;
   return false;
 }
 
@@ -1008,7 +1007,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
       const bool level_with_area = std::abs(world.ball().position().y()) < half_width + reach;
       const bool just_outside = depth > f.goal_area_depth() && depth < f.goal_area_depth() + reach;
       const bool beside = depth <= f.goal_area_depth() && std::abs(world.ball().position().y()) >= half_width;
-      // Not while a teammate (the keeper) is in there: it clears that ball.
+      // Not while a teammate (the keeper) is in there: two would be a foul.
       avoid_goal_area_ = !(level_with_area && (just_outside || beside)) || teammate_in_own_goal_area(world);
     }
   }

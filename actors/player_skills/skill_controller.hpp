@@ -68,7 +68,7 @@ struct SkillParams {
   // slower than this (m/s) lying where only it may play it (see
   // keeper_clears); once at it, it goes on up to twice this speed. 0: never.
   // Off by default: against chaser (seeds 1-2) it cut SSL's goal-area fouls
-  // (47 -> 38) but let in more goals off the empty line: SSL 69-7 without,
+  // (47 -> 38 in the two matches) but let in more goals off the empty line: SSL 69-7 without,
   // 76-16 with; MSL 34-8 without, 32-14 with.
   double keeper_clear_speed = 0.0;
 };
@@ -81,10 +81,11 @@ struct SkillParams {
 /// heading. COACH_PLAY acts by role:
 /// - keeper: on a line just in front of its goal, between ball and goal (a
 ///   virtual point behind the goal centre sets the angle; a ball rolling at the
-///   goal is intercepted where it will cross), never beyond the posts; where
-///   the rules keep field players out of the goal area, it clears a slow ball
-///   lying in or at its goal area as the attacker would play it, kicking it
-///   up-field;
+///   goal is intercepted where it will cross), never beyond the posts; with
+///   keeper_clear_speed > 0 and where the rules keep field players out of the
+///   goal area, it clears a slow ball lying in or at its goal area as the
+///   attacker would play it, kicking it up-field, while an attacker waits
+///   beside the ball's way out;
 /// - attacker: gets behind the ball on the line from its aim point on the
 ///   opponent goal line through the ball, going round the ball when it is on
 ///   the wrong side (so it does not push the ball towards its own goal), lines
@@ -189,9 +190,12 @@ class SkillController {
   void give_way_to_teammates(const Pose& self, double& tx, double& ty) const;
   // How far outside our goal area field players keep their centres.
   double goal_area_keep() const;
+  // Whether p lies in our goal area grown by `grow` on its front and sides
+  // (the goal line closes it only where the field ends).
+  bool in_own_goal_area(const Eigen::Vector2d& p, double grow) const;
   // Centre distance robots without the ball keep from teammates.
   double teammate_keep() const;
-  // Moves a target inside our own goal area (grown by a robot radius) to its
+  // Moves a target inside our own goal area (grown by goal_area_keep) to its
   // nearest edge: the rules allow only the keeper in there.
   void keep_out_of_own_goal_area(double& x, double& y) const;
   // A straight way to the target through that grown area goes round it

@@ -426,41 +426,6 @@ TEST(SkillController, DefenderStaysOutOfTheLaneOfABallRollingAtItsGoal) {
   }
 }
 
-TEST(SkillController, DefenderGoesRoundItsGoalAreaNotThroughIt) {
-  // Seen in SSL matches: a throw-in for the other team near our corner, a
-  // defender in front of the defense area heading for its spot beside it,
-  // straight across the area: half a second inside is a foul, and the free
-  // kick that follows is just outside our area. It goes round by the front.
-  const msg::MatchConfig config = runtime::preset_match_config("ssl");
-  const auto& f = config.league().field();
-  ASSERT_GT(config.league().rules().max_defenders_in_goal_area(), 0u);
-  const double gx = -0.5 * f.length(), front = gx + f.goal_area_depth(), side = 0.5 * f.goal_area_width();
-  for (uint32_t index : {0u, 1u}) {
-  SCOPED_TRACE("wall defender " + std::to_string(index) + " of 2");
-  SkillController skills(msg::BLUE, 2, config.league());
-  msg::PlayerInstruction instruction = play(msg::ROLE_DEFENDER, true);
-  instruction.set_role_count(2);
-  instruction.set_role_index(index);
-  double x = front + 0.25, y = -0.35, theta = kPi;
-  double deepest = -1e9;  // how far past the area's front line the centre got, inside its width
-  for (int k = 0; k < 300; ++k) {
-    msg::WorldEstimate world = blue_at(2, x, y, theta);
-    world.mutable_ball()->set_valid(true);
-    world.mutable_ball()->mutable_position()->set_x(gx + 0.2);
-    world.mutable_ball()->mutable_position()->set_y(0.5 * f.width() - 0.2);
-    const auto c = skills.step(world, instruction, k, 0.02 * k);
-    // An omni robot: body velocity turned into the field frame.
-    const double vx = c.velocity().vx(), vy = c.velocity().vy();
-    x += 0.02 * (vx * std::cos(theta) - vy * std::sin(theta));
-    y += 0.02 * (vx * std::sin(theta) + vy * std::cos(theta));
-    theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
-    if (std::abs(y) < side) deepest = std::max(deepest, front - x);
-  }
-  EXPECT_LT(deepest, 0.0) << "its centre went " << deepest << " m into the goal area";
-  EXPECT_GT(y, side) << "it got round to the ball's side of the area (" << x << ", " << y << ")";
-  }
-}
-
 // An SSL robot (omni) driven by its own commands for `steps` cycles of 20 ms,
 // the ball lying still at (bx, by) with velocity (bvx, bvy) as estimated;
 // `keeper` adds a teammate standing in the goal area. Calls `seen` after
@@ -487,6 +452,33 @@ void drive_ssl_robot(SkillController& skills, const msg::PlayerInstruction& inst
     y += 0.02 * (vx * std::sin(theta) + vy * std::cos(theta));
     theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
     seen(x, y, c);
+  }
+}
+
+TEST(SkillController, DefenderGoesRoundItsGoalAreaNotThroughIt) {
+  // Seen in SSL matches: a throw-in for the other team near our corner, a
+  // defender in front of the defense area heading for its spot beside it,
+  // straight across the area: half a second inside is a foul, and the free
+  // kick that follows is just outside our area. It goes round by the front.
+  const msg::MatchConfig config = runtime::preset_match_config("ssl");
+  const auto& f = config.league().field();
+  ASSERT_GT(config.league().rules().max_defenders_in_goal_area(), 0u);
+  const double gx = -0.5 * f.length(), front = gx + f.goal_area_depth(), side = 0.5 * f.goal_area_width();
+  for (uint32_t index : {0u, 1u}) {
+  SCOPED_TRACE("wall defender " + std::to_string(index) + " of 2");
+  SkillController skills(msg::BLUE, 2, config.league());
+  msg::PlayerInstruction instruction = play(msg::ROLE_DEFENDER, true);
+  instruction.set_role_count(2);
+  instruction.set_role_index(index);
+  double x = front + 0.25, y = -0.35;
+  double deepest = -1e9;  // how far past the area's front line the centre got, inside its width
+  drive_ssl_robot(skills, instruction, 2, x, y, kPi, gx + 0.2, 0.5 * f.width() - 0.2, 0.0, 0.0, false, 300,
+                  [&](double px, double py, const msg::MotionCommand&) {
+                    x = px, y = py;
+                    if (std::abs(y) < side) deepest = std::max(deepest, front - x);
+                  });
+  EXPECT_LT(deepest, 0.0) << "its centre went " << deepest << " m into the goal area";
+  EXPECT_GT(y, side) << "it got round to the ball's side of the area (" << x << ", " << y << ")";
   }
 }
 
@@ -541,6 +533,33 @@ TEST(SkillController, AttackerLeavesABallAtTheGoalAreaToItsKeeper) {
     if (keeper) EXPECT_LT(deepest, 0.0) << "its centre went " << deepest << " m into the goal area";
     else EXPECT_GT(deepest, 0.0) << "without a keeper it should play the ball from inside";
   }
+}
+
+TEST(SkillController, AttackerWaitsBesideTheWayOutWhileItsKeeperClears) {
+  // With keeper clearing on, a ball lying in the area is the keeper's. The
+  // attacker's own spot behind the ball, pushed out of the area, would be on
+  // the front edge right in the way the keeper kicks it; it waits beside it.
+  const msg::MatchConfig config = runtime::preset_match_config("ssl");
+  const auto& f = config.league().field();
+  const double r = config.league().robot().radius();
+  const double front = -0.5 * f.length() + f.goal_area_depth(), side = 0.5 * f.goal_area_width();
+  SkillParams clearing;
+  clearing.keeper_clear_speed = 1.0;
+  SkillController skills(msg::BLUE, 3, config.league(), clearing);
+  const double bx = -3.8, by = 0.4;
+  double x = -2.5, y = 0.5, deepest = -1e9;
+  drive_ssl_robot(skills, play(msg::ROLE_ATTACKER, true), 3, x, y, kPi, bx, by, 0.0, 0.0, true, 300,
+                  [&](double px, double py, const msg::MotionCommand&) {
+                    x = px, y = py;
+                    if (std::abs(y) < side) deepest = std::max(deepest, front - x);
+                  });
+  // Its distance from the line from the ball to the opponent goal centre.
+  const double gx = 0.5 * f.length(), len = std::hypot(gx - bx, by);
+  const double off_line = std::abs((gx - bx) * (y - by) + by * (x - bx)) / len;
+  // Its body, and a margin, clear of the ball's way: without waiting beside
+  // it, it stood 0.18 m from the line, its edge in the ball's path.
+  EXPECT_GT(off_line, 2.0 * r + 0.1) << "it waits at (" << x << ", " << y << "), in the way out";
+  EXPECT_LT(deepest, 0.0) << "its centre went " << deepest << " m into the goal area";
 }
 
 TEST(SkillController, DefenderKeepsARadiusMoreFromTheGoalAreaWhereTheRulesLimitIt) {
