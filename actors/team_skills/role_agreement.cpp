@@ -51,7 +51,7 @@ RoleDecision RoleAgreement::decide(uint64_t cycle, double t, const std::vector<u
 
   assigner_.remember(claimed);
   RoleDecision decision;
-  decision.team = assigner_.assign(sources, present, attack_positive_x);
+  decision.team = assigner_.assign(sources, present, attack_positive_x, t);
   for (const auto& entry : decision.team)
     if (entry.robot_id() == robot_id_) decision.own = entry;
 

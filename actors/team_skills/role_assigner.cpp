@@ -28,15 +28,25 @@ void RoleAssigner::reset() {
   keepers_.clear();
   attackers_.clear();
   defenders_.clear();
+  attack_challenge_.reset();
+  defence_challenge_.reset();
 }
 
 void RoleAssigner::remember(const std::vector<msg::RoleEntry>& previous) {
-  reset();
+  keepers_.clear();
+  attackers_.clear();
+  defenders_.clear();
   for (const auto& entry : previous) {
     if (entry.role() == msg::ROLE_KEEPER) keepers_.insert(entry.robot_id());
     if (entry.role() == msg::ROLE_ATTACKER) attackers_.insert(entry.robot_id());
     if (entry.role() == msg::ROLE_DEFENDER) defenders_.insert(entry.robot_id());
   }
+}
+
+bool RoleAssigner::confirmed(std::optional<Challenge>& challenge, const std::set<uint32_t>& wanted, double t) {
+  // A clock that went back (a new match) restarts the wait.
+  if (!challenge || challenge->robots != wanted || !(t >= challenge->since)) challenge = Challenge{wanted, t};
+  return t - challenge->since >= kConfirmSeconds;
 }
 
 double RoleAssigner::attack_cost(double x, double y, double bx, double by, bool attack_positive_x) const {
@@ -50,18 +60,27 @@ double RoleAssigner::attack_cost(double x, double y, double bx, double by, bool 
     ux /= n;
     uy /= n;
   }
-  const double clear = league_.robot().radius() + league_.ball().radius() + 0.02;
+  const double contact = league_.robot().radius() + league_.ball().radius();
+  const double clear = contact + 0.02;
   const double qx = bx - ux * 1.5 * clear, qy = by - uy * 1.5 * clear;
-  const double along = (x - bx) * ux + (y - by) * uy;
-  if (along < -clear) return std::hypot(x - qx, y - qy);
-  // On the wrong side of the ball: around it, by the side the robot is on.
+  // The straight way to the point behind the ball is free unless it passes
+  // through the ball. A robot with the ball at its front is on it: it stands
+  // one contact distance behind the ball, nearer than `clear`, and counting
+  // that as the wrong side made the attacker on the ball look metres away
+  // (MSL: 1.8 m), so whoever came near took the role and gave it back.
+  const double sx = qx - x, sy = qy - y;
+  const double length_squared = sx * sx + sy * sy;
+  const double s = length_squared > 0.0 ? std::clamp(((bx - x) * sx + (by - y) * sy) / length_squared, 0.0, 1.0) : 0.0;
+  if (std::hypot(x + s * sx - bx, y + s * sy - by) >= 0.9 * contact) return std::sqrt(length_squared);
+  // Through the ball: around it, by the side the robot is on.
   const double side = (ux * (y - by) - uy * (x - bx)) >= 0.0 ? 1.0 : -1.0;
   const double wx = bx - side * uy * 2.0 * clear, wy = by + side * ux * 2.0 * clear;
   return std::hypot(x - wx, y - wy) + std::hypot(wx - qx, wy - qy);
 }
 
 std::vector<msg::RoleEntry> RoleAssigner::assign(const std::vector<msg::WorldEstimate>& robot_estimates,
-                                                 const std::vector<uint32_t>& robots_present, bool attack_positive_x) {
+                                                 const std::vector<uint32_t>& robots_present, bool attack_positive_x,
+                                                 double t) {
   std::vector<uint32_t> ids = robots_present;
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
@@ -152,7 +171,10 @@ std::vector<msg::RoleEntry> RoleAssigner::assign(const std::vector<msg::WorldEst
       const uint32_t current_attacker = best_of(attackers, cost).front();
       const double current = cost(current_attacker), challenger = cost(best);
       const bool clearly_better = challenger < kSwitchRatio * current && current - challenger > kSwitchMargin;
-      if (!clearly_better) chosen = current_attacker;
+      if (!clearly_better) attack_challenge_.reset();
+      if (!clearly_better || !confirmed(attack_challenge_, {best}, t)) chosen = current_attacker;
+    } else {
+      attack_challenge_.reset();
     }
     take(chosen, msg::ROLE_ATTACKER);
     attackers_ = {chosen};
@@ -166,17 +188,22 @@ std::vector<msg::RoleEntry> RoleAssigner::assign(const std::vector<msg::WorldEst
   const size_t defenders = pool.empty()                     ? 0
                            : strategy_ == msg::STRATEGY_WALL ? pool.size()
                                                              : std::max<size_t>(1, pool.size() / 2);
-  auto defend_score = [&](uint32_t id) { return goal_distance(id) - (defenders_.count(id) ? kDefenderBonus : 0.0); };
+  const double bonus = std::max(kDefenderBonus, 2.0 * league_.robot().radius());
+  auto defend_score = [&](uint32_t id) { return goal_distance(id) - (defenders_.count(id) ? bonus : 0.0); };
   const std::vector<uint32_t> ranked = best_of(pool, defend_score);
-  defenders_.clear();
+  std::set<uint32_t> wanted, current;
   for (size_t i = 0; i < ranked.size(); ++i) {
-    if (i < defenders) {
-      roles[ranked[i]] = msg::ROLE_DEFENDER;
-      defenders_.insert(ranked[i]);
-    } else {
-      roles[ranked[i]] = msg::ROLE_SUPPORTER;
-    }
+    if (i < defenders) wanted.insert(ranked[i]);
+    if (defenders_.count(ranked[i])) current.insert(ranked[i]);
   }
+  // All current defenders still here and as many as wanted: they stay until
+  // another set has been nearer for kConfirmSeconds.
+  const bool settled = current.size() == defenders;
+  if (!settled || wanted == current) defence_challenge_.reset();
+  const std::set<uint32_t>& chosen =
+      settled && wanted != current && !confirmed(defence_challenge_, wanted, t) ? current : wanted;
+  defenders_ = chosen;
+  for (uint32_t id : pool) roles[id] = chosen.count(id) ? msg::ROLE_DEFENDER : msg::ROLE_SUPPORTER;
 
   // Places within a role: defenders right to left seen from the own goal
   // (left of a robot facing the opponent goal is +y when attacking +x), by

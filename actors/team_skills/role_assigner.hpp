@@ -3,6 +3,7 @@
 // skills actor wraps this class.
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -23,9 +24,13 @@ namespace robocaf::actors {
 /// lowest cost to reach the point behind the ball on the line from the
 /// opponent goal (a detour counts when it has to go around the ball); the
 /// current attacker stays unless another's cost is lower by more than 20 % and
-/// by more than 0.1 m. Defenders: the robots nearest the own goal, current ones
-/// with a 0.1 m bonus. Ties go to the lower id. With fewer robots the order of
-/// priority is keeper, attacker, defender, supporter.
+/// by more than 0.1 m, and has stayed so for kConfirmSeconds. Defenders: the
+/// robots nearest the own goal, current ones with a bonus of 0.1 m or a robot
+/// diameter, whichever is more; another set of defenders, too, takes over only
+/// once it has been the nearest for kConfirmSeconds. Ties go to the lower id.
+/// With fewer robots the order of priority is keeper, attacker, defender,
+/// supporter. A role whose holder left, or became the attacker, is filled at
+/// once.
 ///
 /// The baseline opponents (configs/teams/) use the same player skills with
 /// simpler rules: STRATEGY_CHASER makes every robot an attacker (all chase the
@@ -40,22 +45,31 @@ class RoleAssigner {
  public:
   explicit RoleAssigner(const msg::LeaguePreset& league, msg::TeamStrategy strategy = msg::STRATEGY_DEFAULT);
 
+  /// How long (s) a change of attacker or of defenders must stay warranted
+  /// before it is made. Costs jump with noise (estimates, which robot's ball
+  /// is freshest) and with the ball; without this wait MSL matches changed
+  /// roles over a thousand times each, half of them back within a second.
+  static constexpr double kConfirmSeconds = 0.3;
+
   /// `robot_estimates`: each robot's latest WorldEstimate (any order, may be
   /// stale or missing for some robots). A robot's position is its own `self`
   /// or, failing that, the freshest view of it in a teammate's estimate; the
-  /// ball is the freshest valid one. Returns one entry per distinct present
-  /// robot, ascending by id.
+  /// ball is the freshest valid one. `t`: the time of this decision (s), for
+  /// kConfirmSeconds. Returns one entry per distinct present robot, ascending
+  /// by id.
   std::vector<msg::RoleEntry> assign(const std::vector<msg::WorldEstimate>& robot_estimates,
-                                     const std::vector<uint32_t>& robots_present, bool attack_positive_x);
+                                     const std::vector<uint32_t>& robots_present, bool attack_positive_x, double t);
 
-  /// Forgets the current roles (no stickiness for the next assignment).
+  /// Forgets the current roles (no stickiness for the next assignment) and
+  /// any change waiting for kConfirmSeconds.
   void reset();
 
   /// Replaces the current roles (what the next assignment sticks to) with
   /// `previous`, e.g. the roles robots announced in the last cycle. Several
   /// keepers or attackers may be given (robots that disagreed): the one with
   /// the lower cost keeps the role (nearer its own goal; cheaper path behind
-  /// the ball), ties to the lower id, and the others yield it.
+  /// the ball), ties to the lower id, and the others yield it. Changes
+  /// waiting for kConfirmSeconds go on waiting.
   void remember(const std::vector<msg::RoleEntry>& previous);
 
   /// Estimated path length for a robot at (x, y) to get behind the ball at
@@ -70,6 +84,16 @@ class RoleAssigner {
   std::set<uint32_t> keepers_;
   std::set<uint32_t> attackers_;
   std::set<uint32_t> defenders_;
+  // A change waiting for kConfirmSeconds: who would take over, since when.
+  struct Challenge {
+    std::set<uint32_t> robots;
+    double since = 0.0;
+  };
+  std::optional<Challenge> attack_challenge_;
+  std::optional<Challenge> defence_challenge_;
+  // Whether `wanted` has challenged for kConfirmSeconds by t; starts the
+  // wait when it is a new challenger.
+  static bool confirmed(std::optional<Challenge>& challenge, const std::set<uint32_t>& wanted, double t);
 };
 
 }  // namespace robocaf::actors

@@ -103,7 +103,7 @@ void decide_for_team(Self* self, const msg::CoachCommand& command) {
   std::vector<uint32_t> present(command.robots_present().begin(), command.robots_present().end());
   const msg::CoachCommand coach = with_placements_shared(command, latest, present);
   msg::RoleAssignment roles = assignment_header(self, coach);
-  for (const msg::RoleEntry& entry : s.assigner->assign(latest, present, coach.attack_positive_x())) {
+  for (const msg::RoleEntry& entry : s.assigner->assign(latest, present, coach.attack_positive_x(), coach.t())) {
     *roles.add_roles() = entry;
     if (auto skills = s.ctx.peers.find(team, entry.robot_id(), msg::ACTOR_PLAYER_SKILLS))
       self->send(skills, instruction_for(entry, coach));

@@ -245,7 +245,7 @@ TEST(RoleAgreement, OverAMatchTheRobotsAgreeEveryCycleAndMatchTheCentralAssigner
     // Central, on what the claims say (the positions the robots announced).
     std::vector<msg::WorldEstimate> claimed;
     for (const auto& c : claims) claimed.push_back(c.basis);
-    const auto expected = central.assign(claimed, kFive, true);
+    const auto expected = central.assign(claimed, kFive, true, t);
 
     std::vector<RoleClaim> next;
     std::map<uint32_t, msg::Role> roles;

@@ -59,7 +59,7 @@ TEST(RoleAssigner, FiveRobotsGetKeeperAttackerDefenderAndTwoSupporters) {
   // Attacking +x; the own goal is at x = -1.1.
   const std::map<uint32_t, Pos> robots{{1, {0.3, 0.3}}, {2, {-1.0, 0.05}}, {3, {-0.2, 0.0}}, {4, {-0.6, 0.3}},
                                        {5, {-0.5, -0.4}}};
-  const auto entries = assigner.assign(estimates(robots, {0.2, 0.0}), kFive, true);
+  const auto entries = assigner.assign(estimates(robots, {0.2, 0.0}), kFive, true, 1.0);
   ASSERT_EQ(entries.size(), 5u);
   for (size_t i = 1; i < entries.size(); ++i) EXPECT_LT(entries[i - 1].robot_id(), entries[i].robot_id());
   const auto roles = as_map(entries);
@@ -75,7 +75,7 @@ TEST(RoleAssigner, FiveRobotsGetKeeperAttackerDefenderAndTwoSupporters) {
 TEST(RoleAssigner, AttackSideDecidesGoalsAndBehind) {
   RoleAssigner assigner(mirosot());
   const std::map<uint32_t, Pos> robots{{1, {1.0, 0.0}}, {2, {0.6, 0.0}}, {3, {-0.2, 0.0}}};
-  const auto roles = as_map(assigner.assign(estimates(robots, {0.2, 0.0}), {1, 2, 3}, false));
+  const auto roles = as_map(assigner.assign(estimates(robots, {0.2, 0.0}), {1, 2, 3}, false, 1.0));
   EXPECT_EQ(roles.at(1), msg::ROLE_KEEPER);  // the own goal is at +x now
   EXPECT_EQ(roles.at(2), msg::ROLE_ATTACKER);
   EXPECT_EQ(roles.at(3), msg::ROLE_DEFENDER);
@@ -96,7 +96,7 @@ TEST(RoleAssigner, DoesNotFlapUnderNoise) {
       p.x += noise(rng);
       p.y += noise(rng);
     }
-    const auto roles = as_map(assigner.assign(estimates(noisy, {0.0, noise(rng)}, k * 0.02), kFive, true));
+    const auto roles = as_map(assigner.assign(estimates(noisy, {0.0, noise(rng)}, k * 0.02), kFive, true, k * 0.02));
     EXPECT_EQ(count(roles, msg::ROLE_KEEPER), 1);
     EXPECT_EQ(count(roles, msg::ROLE_ATTACKER), 1);
     if (k == 0)
@@ -109,21 +109,64 @@ TEST(RoleAssigner, DoesNotFlapUnderNoise) {
 TEST(RoleAssigner, ClearlyBetterRobotTakesOverAttack) {
   RoleAssigner assigner(mirosot());
   std::map<uint32_t, Pos> robots{{1, {-1.0, 0.0}}, {2, {-0.3, 0.0}}, {3, {-0.8, 0.6}}};
-  EXPECT_EQ(as_map(assigner.assign(estimates(robots, {0.0, 0.0}), {1, 2, 3}, true)).at(2), msg::ROLE_ATTACKER);
-  // The ball rolls next to robot 3: robot 2 is now far worse off.
-  const auto roles = as_map(assigner.assign(estimates(robots, {-0.6, 0.6}), {1, 2, 3}, true));
+  EXPECT_EQ(as_map(assigner.assign(estimates(robots, {0.0, 0.0}), {1, 2, 3}, true, 1.0)).at(2), msg::ROLE_ATTACKER);
+  // The ball rolls next to robot 3: robot 2 is now far worse off, and robot
+  // 3 takes over once that has held for kConfirmSeconds.
+  const double confirm = RoleAssigner::kConfirmSeconds;
+  for (double t = 1.0; t < 1.0 + confirm - 0.01; t += 0.02)
+    ASSERT_EQ(as_map(assigner.assign(estimates(robots, {-0.6, 0.6}, t), {1, 2, 3}, true, t)).at(2), msg::ROLE_ATTACKER)
+        << "switched after " << t - 1.0 << " s";
+  const auto roles =
+      as_map(assigner.assign(estimates(robots, {-0.6, 0.6}, 1.0 + confirm), {1, 2, 3}, true, 1.0 + confirm));
   EXPECT_EQ(roles.at(3), msg::ROLE_ATTACKER);
   EXPECT_EQ(roles.at(2), msg::ROLE_DEFENDER);
   EXPECT_EQ(roles.at(1), msg::ROLE_KEEPER);  // sticky
 }
 
+TEST(RoleAssigner, AttackerWithTheBallAtItsFrontCostsLessThanARobotAMetreAway) {
+  // MSL: big robots, so a robot on the ball stands nearer it than the point
+  // behind it. It used to count as on the wrong side (a 1.8 m detour).
+  RoleAssigner assigner(runtime::preset_match_config("msl").league());
+  const auto& league = runtime::preset_match_config("msl").league();
+  const double contact = league.robot().radius() + league.ball().radius();
+  // Ball at (2, 0), attacking +x: on the ball from behind, and a metre away.
+  const double on_ball = assigner.attack_cost(2.0 - contact, 0.0, 2.0, 0.0, true);
+  EXPECT_LT(on_ball, 0.3);
+  EXPECT_LT(on_ball, assigner.attack_cost(1.0, 1.0, 2.0, 0.0, true));
+  // In front of the ball it still goes round: more than the straight way.
+  EXPECT_GT(assigner.attack_cost(2.0 + contact, 0.0, 2.0, 0.0, true), 2.0 * contact + 0.5 * contact);
+}
+
+TEST(RoleAssigner, CostSpikesShorterThanTheConfirmTimeChangeNoRole) {
+  RoleAssigner assigner(mirosot());
+  std::map<uint32_t, Pos> robots{{1, {-1.0, 0.0}}, {2, {-0.3, 0.0}}, {3, {-0.5, 0.5}}, {4, {-0.8, -0.3}},
+                                 {5, {0.5, 0.5}}};
+  std::map<uint32_t, msg::Role> first;
+  const int spike_cycles = static_cast<int>(RoleAssigner::kConfirmSeconds / 0.02) - 2;
+  for (int k = 0; k < 300; ++k) {
+    const double t = 0.02 * k;
+    // Every second, for a little under the confirm time, the ball is seen
+    // at robot 3 (a wrong detection) and robot 5 looks nearest its own goal.
+    const bool spike = k % 50 >= 10 && k % 50 < 10 + spike_cycles;
+    std::map<uint32_t, Pos> seen = robots;
+    if (spike) seen[5] = {-0.95, 0.25};
+    const auto roles = as_map(assigner.assign(estimates(seen, spike ? Pos{-0.45, 0.5} : Pos{0.0, 0.0}, t), kFive, true, t));
+    if (k == 0)
+      first = roles;
+    else
+      ASSERT_EQ(roles, first) << "roles changed at " << t << " s";
+  }
+  EXPECT_EQ(first.at(2), msg::ROLE_ATTACKER);
+  EXPECT_EQ(first.at(4), msg::ROLE_DEFENDER);
+}
+
 TEST(RoleAssigner, KeeperIsStickyAndReplacedWhenAbsent) {
   RoleAssigner assigner(mirosot());
   std::map<uint32_t, Pos> robots{{1, {-1.0, 0.0}}, {2, {0.0, 0.0}}, {3, {-0.5, 0.5}}};
-  EXPECT_EQ(as_map(assigner.assign(estimates(robots, {0.5, 0.0}), {1, 2, 3}, true)).at(1), msg::ROLE_KEEPER);
+  EXPECT_EQ(as_map(assigner.assign(estimates(robots, {0.5, 0.0}), {1, 2, 3}, true, 1.0)).at(1), msg::ROLE_KEEPER);
   robots[1] = {0.8, 0.0};  // the keeper wandered off: still keeper
-  EXPECT_EQ(as_map(assigner.assign(estimates(robots, {0.5, 0.0}), {1, 2, 3}, true)).at(1), msg::ROLE_KEEPER);
-  const auto roles = as_map(assigner.assign(estimates(robots, {0.5, 0.0}), {2, 3}, true));  // robot 1 removed
+  EXPECT_EQ(as_map(assigner.assign(estimates(robots, {0.5, 0.0}), {1, 2, 3}, true, 1.0)).at(1), msg::ROLE_KEEPER);
+  const auto roles = as_map(assigner.assign(estimates(robots, {0.5, 0.0}), {2, 3}, true, 1.0));  // robot 1 removed
   EXPECT_EQ(roles.size(), 2u);
   EXPECT_EQ(roles.at(3), msg::ROLE_KEEPER);
   EXPECT_EQ(roles.at(2), msg::ROLE_ATTACKER);
@@ -131,12 +174,12 @@ TEST(RoleAssigner, KeeperIsStickyAndReplacedWhenAbsent) {
 
 TEST(RoleAssigner, FewRobotsAndMissingEstimates) {
   RoleAssigner assigner(mirosot());
-  EXPECT_TRUE(assigner.assign({}, {}, true).empty());
-  auto one = as_map(assigner.assign({}, {7}, true));
+  EXPECT_TRUE(assigner.assign({}, {}, true, 1.0).empty());
+  auto one = as_map(assigner.assign({}, {7}, true, 1.0));
   EXPECT_EQ(one.at(7), msg::ROLE_KEEPER);
   assigner.reset();
   // Nobody has published anything yet: still exactly one keeper and one attacker, by id.
-  const auto roles = as_map(assigner.assign({}, {4, 2, 9, 2}, true));
+  const auto roles = as_map(assigner.assign({}, {4, 2, 9, 2}, true, 1.0));
   ASSERT_EQ(roles.size(), 3u);
   EXPECT_EQ(roles.at(2), msg::ROLE_KEEPER);
   EXPECT_EQ(roles.at(4), msg::ROLE_ATTACKER);
@@ -150,7 +193,7 @@ TEST(RoleAssigner, TeammateViewLocatesARobotWithoutItsOwnEstimate) {
   seen->set_robot_id(3);
   seen->mutable_pose()->set_x(0.05);
   seen->set_t_observed(1.0);
-  const auto roles = as_map(assigner.assign(ests, {1, 2, 3}, true));
+  const auto roles = as_map(assigner.assign(ests, {1, 2, 3}, true, 1.0));
   EXPECT_EQ(roles.at(3), msg::ROLE_ATTACKER);
 }
 
@@ -158,7 +201,7 @@ TEST(RoleAssigner, SixRobotsSplitEvenly) {
   RoleAssigner assigner(mirosot());
   std::map<uint32_t, Pos> robots;
   for (uint32_t id = 1; id <= 6; ++id) robots[id] = {-1.0 + 0.3 * id, 0.1 * id};
-  const auto roles = as_map(assigner.assign(estimates(robots, {0.0, 0.0}), {1, 2, 3, 4, 5, 6}, true));
+  const auto roles = as_map(assigner.assign(estimates(robots, {0.0, 0.0}), {1, 2, 3, 4, 5, 6}, true, 1.0));
   EXPECT_EQ(count(roles, msg::ROLE_KEEPER), 1);
   EXPECT_EQ(count(roles, msg::ROLE_ATTACKER), 1);
   EXPECT_EQ(count(roles, msg::ROLE_DEFENDER), 2);
@@ -175,7 +218,7 @@ TEST(RoleAssignerStrategies, ChaserMakesEveryRobotAnAttacker) {
   RoleAssigner assigner(mirosot(), msg::STRATEGY_CHASER);
   const std::map<uint32_t, Pos> robots{{1, {0.3, 0.3}}, {2, {-1.0, 0.05}}, {3, {-0.2, 0.0}}, {4, {-0.6, 0.3}},
                                        {5, {0.5, -0.4}}};
-  const auto entries = assigner.assign(estimates(robots, {0.0, 0.0}), kFive, true);
+  const auto entries = assigner.assign(estimates(robots, {0.0, 0.0}), kFive, true, 1.0);
   ASSERT_EQ(entries.size(), 5u);
   EXPECT_EQ(count(as_map(entries), msg::ROLE_ATTACKER), 5);
   for (const auto& e : entries) {
@@ -190,7 +233,7 @@ TEST(RoleAssignerStrategies, WallKeepsAKeeperAndNumbersDefendersRightToLeftFromT
   // seen from that goal (left = +y when attacking +x): 4 (y -0.5), 1, 5, 3 (y 0.6).
   const std::map<uint32_t, Pos> robots{{1, {0.3, -0.1}}, {2, {-1.0, 0.05}}, {3, {-0.2, 0.6}}, {4, {-0.6, -0.5}},
                                        {5, {0.5, 0.2}}};
-  auto entries = assigner.assign(estimates(robots, {0.4, 0.0}), kFive, true);
+  auto entries = assigner.assign(estimates(robots, {0.4, 0.0}), kFive, true, 1.0);
   auto roles = as_map(entries);
   EXPECT_EQ(roles[2], msg::ROLE_KEEPER);
   EXPECT_EQ(count(roles, msg::ROLE_DEFENDER), 4);
@@ -204,7 +247,7 @@ TEST(RoleAssignerStrategies, WallKeepsAKeeperAndNumbersDefendersRightToLeftFromT
   EXPECT_EQ(index, (std::map<uint32_t, uint32_t>{{4, 0}, {1, 1}, {5, 2}, {3, 3}}));
   // Attacking -x the goal is at +x and the same robots read left to right:
   // the order reverses (the keeper stays: keepers are sticky).
-  entries = assigner.assign(estimates(robots, {0.4, 0.0}), kFive, false);
+  entries = assigner.assign(estimates(robots, {0.4, 0.0}), kFive, false, 1.0);
   index.clear();
   for (const auto& e : entries)
     if (e.role() == msg::ROLE_DEFENDER) index[e.robot_id()] = e.role_index();
@@ -215,7 +258,7 @@ TEST(RoleAssignerStrategies, DefaultStrategyGivesEveryRoleItsOwnCount) {
   RoleAssigner assigner(mirosot());
   const std::map<uint32_t, Pos> robots{{1, {0.3, 0.3}}, {2, {-1.0, 0.05}}, {3, {-0.2, 0.0}}, {4, {-0.6, 0.3}},
                                        {5, {0.5, -0.4}}, {6, {-0.7, -0.3}}};
-  const auto entries = assigner.assign(estimates(robots, {0.0, 0.0}), {1, 2, 3, 4, 5, 6}, true);
+  const auto entries = assigner.assign(estimates(robots, {0.0, 0.0}), {1, 2, 3, 4, 5, 6}, true, 1.0);
   std::map<msg::Role, uint32_t> seen;
   for (const auto& e : entries) {
     ++seen[e.role()];
