@@ -799,23 +799,20 @@ SkillController::Vel SkillController::supporter(const Pose& self, const msg::Wor
   // and balls crossing the goal mouth), and following up behind the ball on
   // the inner side (to take over when the attacker is blocked). Even ids take
   // the second, odd ids the first; a lower-id teammate already at a spot
-  // keeps it, and the robot takes the other one unless that is taken too
-  // (taking it anyway sent both supporters to one spot, where they pushed
-  // each other about: a third of MSL's own contacts).
+  // keeps it.
   const V wide(std::clamp(b.x() + a * 0.3 * f.length(), -max_ahead, max_ahead),
                std::clamp(b.y() + support_side_ * 0.35 * f.width(), -max_y, max_y));
   const double inner = b.y() >= 0.0 ? -1.0 : 1.0;
   const V follow(std::clamp(b.x() - a * 0.3, -max_ahead, max_ahead),
                  std::clamp(b.y() + inner * 0.2 * f.width(), -max_y, max_y));
-  auto taken = [&](const V& spot) {
-    for (const auto& mate : world.teammates())
-      if (mate.robot_id() < robot_id_ && std::hypot(mate.pose().x() - spot.x(), mate.pose().y() - spot.y()) < 4.0 * r)
-        return true;
-    return false;
-  };
-  const V& own_spot = robot_id_ % 2 == 1 ? wide : follow;
-  const V& other_spot = robot_id_ % 2 == 1 ? follow : wide;
-  const V T = taken(own_spot) && !taken(other_spot) ? other_spot : own_spot;
+  V T = robot_id_ % 2 == 1 ? wide : follow;
+  for (const auto& mate : world.teammates()) {
+    if (mate.robot_id() >= robot_id_) continue;
+    if (std::hypot(mate.pose().x() - T.x(), mate.pose().y() - T.y()) < 4.0 * r) {
+      T = robot_id_ % 2 == 1 ? follow : wide;
+      break;
+    }
+  }
   double tx = T.x(), ty = T.y();
   clamp_to_field(tx, ty);
   avoid_ball(self, b.x(), b.y(), tx, ty);

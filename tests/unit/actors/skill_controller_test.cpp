@@ -879,35 +879,6 @@ TEST(SkillController, SecondSupporterFollowsUpBehindTheBallOnTheInnerSide) {
   EXPECT_GT(w.y, -0.1);
 }
 
-TEST(SkillController, SupporterKeepsItsSpotWhenTheOtherSpotIsTakenToo) {
-  // SSL, attacking +x, ball at (0, 1): the wide spot is (2.7, -1.1), the
-  // follow-up spot (-0.3, -0.2). Robot 4 (even: follow) finds robot 2 at
-  // its spot and robot 3 at the wide one. Taking the wide spot anyway put
-  // two supporters on one spot, pushing each other about.
-  const msg::MatchConfig ssl = runtime::preset_match_config("ssl");
-  SkillController skills(msg::BLUE, 4, ssl.league());
-  const double wide_x = 2.7, wide_y = -1.1, follow_x = -0.3, follow_y = -0.2;
-  double x = 1.0, y = -1.5, theta = 0.0;
-  for (int k = 0; k < 300; ++k) {
-    msg::WorldEstimate world = blue_at(4, x, y, theta);
-    for (auto [id, mx, my] : {std::tuple{2u, follow_x, follow_y}, std::tuple{3u, wide_x, wide_y}}) {
-      auto* mate = world.add_teammates();
-      mate->set_robot_id(id);
-      mate->mutable_pose()->set_x(mx);
-      mate->mutable_pose()->set_y(my);
-    }
-    world.mutable_ball()->set_valid(true);
-    world.mutable_ball()->mutable_position()->set_x(0.0);
-    world.mutable_ball()->mutable_position()->set_y(1.0);
-    const auto c = skills.step(world, play(msg::ROLE_SUPPORTER, true), k, 0.02 * k);
-    x += 0.02 * (c.velocity().vx() * std::cos(theta) - c.velocity().vy() * std::sin(theta));
-    y += 0.02 * (c.velocity().vx() * std::sin(theta) + c.velocity().vy() * std::cos(theta));
-    theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
-  }
-  EXPECT_LT(std::hypot(x - follow_x, y - follow_y), 0.5) << "at (" << x << ", " << y << ")";
-  EXPECT_GT(std::hypot(x - wide_x, y - wide_y), 2.0);
-}
-
 TEST(SkillController, HoldAndMissingSelfStop) {
   const msg::MatchConfig config = mirosot_match();
   SkillController skills(msg::BLUE, 1, config.league());
