@@ -126,15 +126,38 @@ TEST(RoleAssigner, ClearlyBetterRobotTakesOverAttack) {
 TEST(RoleAssigner, AttackerWithTheBallAtItsFrontCostsLessThanARobotAMetreAway) {
   // MSL: big robots, so a robot on the ball stands nearer it than the point
   // behind it. It used to count as on the wrong side (a 1.8 m detour).
-  RoleAssigner assigner(runtime::preset_match_config("msl").league());
-  const auto& league = runtime::preset_match_config("msl").league();
+  const msg::LeaguePreset league = runtime::preset_match_config("msl").league();
+  RoleAssigner assigner(league);
   const double contact = league.robot().radius() + league.ball().radius();
   // Ball at (2, 0), attacking +x: on the ball from behind, and a metre away.
   const double on_ball = assigner.attack_cost(2.0 - contact, 0.0, 2.0, 0.0, true);
   EXPECT_LT(on_ball, 0.3);
   EXPECT_LT(on_ball, assigner.attack_cost(1.0, 1.0, 2.0, 0.0, true));
-  // In front of the ball it still goes round: more than the straight way.
-  EXPECT_GT(assigner.attack_cost(2.0 + contact, 0.0, 2.0, 0.0, true), 2.0 * contact + 0.5 * contact);
+  // In front of the ball it still goes round: well over the straight way to
+  // the point behind the ball (1.5 clear distances behind it).
+  const double straight = contact + 1.5 * (contact + 0.02);
+  EXPECT_GT(assigner.attack_cost(2.0 + contact, 0.0, 2.0, 0.0, true), straight + contact);
+}
+
+TEST(RoleAssigner, BigRobotsKeepTheirDefenderAcrossARobotDiameter) {
+  // MSL: the current defender keeps its role against a supporter up to a
+  // robot diameter (0.5 m) nearer the goal, not just 0.1 m.
+  const msg::LeaguePreset league = runtime::preset_match_config("msl").league();
+  RoleAssigner assigner(league);
+  // Own goal at x = -9; ball far up-field. Robot 4 starts nearest the goal.
+  std::map<uint32_t, Pos> robots{{1, {-8.8, 0.0}}, {2, {3.0, 0.0}}, {3, {0.0, 3.0}}, {4, {-6.0, 0.0}}, {5, {-5.0, 1.0}}};
+  ASSERT_EQ(as_map(assigner.assign(estimates(robots, {4.0, 0.0}, 1.0), kFive, true, 1.0)).at(4), msg::ROLE_DEFENDER);
+  robots[5] = {-6.3, 0.0};  // 0.3 m nearer than the defender, for two seconds
+  for (double t = 1.0; t < 3.0; t += 0.02) {
+    const auto roles = as_map(assigner.assign(estimates(robots, {4.0, 0.0}, t), kFive, true, t));
+    ASSERT_EQ(roles.at(4), msg::ROLE_DEFENDER) << "at " << t << " s";
+    ASSERT_EQ(roles.at(5), msg::ROLE_SUPPORTER) << "at " << t << " s";
+  }
+  robots[5] = {-7.0, 0.0};  // a diameter and more nearer: it takes over
+  std::map<uint32_t, msg::Role> roles;
+  for (double t = 3.0; t < 3.5; t += 0.02) roles = as_map(assigner.assign(estimates(robots, {4.0, 0.0}, t), kFive, true, t));
+  EXPECT_EQ(roles.at(5), msg::ROLE_DEFENDER);
+  EXPECT_EQ(roles.at(4), msg::ROLE_SUPPORTER);
 }
 
 TEST(RoleAssigner, CostSpikesShorterThanTheConfirmTimeChangeNoRole) {
