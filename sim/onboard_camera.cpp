@@ -62,7 +62,7 @@ bool occluded(const Viewpoint& eye, double ox, double oy, const msg::WorldTruth&
 
 OnboardCamera::OnboardCamera(const msg::LeaguePreset& preset, const msg::OnboardCameraSpec& spec,
                              std::uint64_t seed)
-    : spec_(spec), robot_radius_(preset.robot().radius()), seed_(seed) {
+    : spec_(spec), robot_radius_(preset.robot().radius()), seed_(seed), lines_(preset.field()) {
   require(spec.horizontal_fov() > 0.0 && spec.horizontal_fov() < kPi,
           "OnboardCameraSpec.horizontal_fov", spec.horizontal_fov(), "must be in (0, pi) rad");
   require(spec.range() > 0.0 && std::isfinite(spec.range()), "OnboardCameraSpec.range", spec.range(),
@@ -162,6 +162,27 @@ msg::OnboardFrame OnboardCamera::observe(const msg::WorldTruth& truth, msg::Team
     m->set_index(l.index);
     m->mutable_position()->set_x(p.first);
     m->mutable_position()->set_y(p.second);
+  }
+  // Line points: kLineRays rays spread evenly over the field of view, each
+  // reporting up to kCrossingsPerRay crossings with the field's lines, the
+  // way MSL vision scans its image radially for white. Every slot takes its
+  // three draws whether it holds a crossing or not.
+  for (int ray = 0; ray < kLineRays; ++ray) {
+    const double bearing = -half_fov + spec_.horizontal_fov() * (ray + 0.5) / kLineRays;
+    const double heading = pose.theta() + bearing;
+    const Eigen::Vector2d dir(std::cos(heading), std::sin(heading));
+    const std::vector<double> hits = lines_.crossings({pose.x(), pose.y()}, dir, spec_.range());
+    for (int slot = 0; slot < kCrossingsPerRay; ++slot) {
+      const bool missed = rng.uniform() < spec_.miss_probability();
+      const double eps_x = rng.gaussian() * spec_.noise_per_metre();
+      const double eps_y = rng.gaussian() * spec_.noise_per_metre();
+      if (slot >= static_cast<int>(hits.size()) || missed) continue;
+      const double d = hits[static_cast<std::size_t>(slot)];
+      if (occluded(eye, pose.x() + d * dir.x(), pose.y() + d * dir.y(), truth, observer, -1, robot_radius_)) continue;
+      auto* q = f.add_line_points();
+      q->set_x(d * std::cos(bearing) + d * eps_x);
+      q->set_y(d * std::sin(bearing) + d * eps_y);
+    }
   }
   return f;
 }

@@ -13,6 +13,7 @@
 #include "messages/vision.pb.h"
 #include "messages/world.pb.h"
 #include "runtime/field_landmarks.hpp"
+#include "runtime/field_lines.hpp"
 #include "sim/random.hpp"
 
 namespace robocaf::sim {
@@ -37,6 +38,10 @@ namespace robocaf::sim {
 ///  - landmarks (goal posts and corners, on the floor plan) follow the same
 ///    rules, including occlusion by robots: a 0.7 m robot in front of a
 ///    0.6 m camera hides what is behind it.
+///  - line points: kLineRays rays spread evenly over the field of view report
+///    where they cross the field's lines (runtime::FieldLines), nearest
+///    first, at most kCrossingsPerRay each, within range and not occluded
+///    (the same rule, at the crossing).
 ///  - then each object is dropped with miss_probability.
 ///
 /// Noise (Clockwork Orange): a visible object at egocentric p is reported at
@@ -50,7 +55,8 @@ namespace robocaf::sim {
 /// and on its own calls only, not on which other robots are observed or in
 /// which order. Every object consumes the same draws whether it is seen or
 /// not (1 uniform for the miss, 2 normals), in a fixed order: the ball, the
-/// other robots in truth order, goal posts 0-3, corners 0-3.
+/// other robots in truth order, the landmarks in field_landmarks order, then
+/// kLineRays x kCrossingsPerRay line-point slots, ray by ray.
 ///
 /// OnboardCameraSpec.mount_height, tilt and image describe the camera for
 /// image rendering and are not used here.
@@ -58,6 +64,9 @@ class OnboardCamera {
  public:
   /// Confidence reported for every detection.
   static constexpr double kConfidence = 0.9;
+  /// Scan rays for line points per frame, and crossings reported per ray.
+  static constexpr int kLineRays = 16;
+  static constexpr int kCrossingsPerRay = 3;
 
   /// Landmarks come from preset.field (length, width, goal_width), occlusion
   /// from preset.robot.radius. Throws std::invalid_argument naming the field
@@ -85,6 +94,7 @@ class OnboardCamera {
   double robot_radius_ = 0.0;
   std::uint64_t seed_ = 0;
   std::vector<runtime::FieldLandmark> landmarks_;
+  runtime::FieldLines lines_;
   std::map<std::pair<int, std::uint32_t>, SeededRandom> streams_;
 };
 

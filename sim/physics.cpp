@@ -45,6 +45,9 @@ constexpr double kShotMinSpeed = 0.5;
 constexpr double kShotMinGain = 0.2;
 constexpr double kShotDebounce = 1.0;
 constexpr double kContactSlop = 1e-9;
+// m: how far apart two robots' outlines may be for their bumpers to touch
+// (contacts are left with a 1 um gap).
+constexpr double kBumperReach = 1e-3;
 // A ball this close to a wall or robot is resting on it: a robot pushing it
 // that way is blocked. Larger than kSkin, which robots keep from a ball.
 constexpr double kRestingSlop = 1e-5;
@@ -1244,6 +1247,19 @@ msg::Odometry Physics::odometry(msg::Team team, std::uint32_t id) const {
   o.mutable_pose()->set_theta(r.odo_theta);
   o.mutable_wheels()->set_left(r.wheel_l);
   o.mutable_wheels()->set_right(r.wheel_r);
+  const double c = std::cos(r.theta), s = std::sin(r.theta);
+  auto feel = [&](const Vector2d& towards) {
+    auto* b = o.add_bumper();
+    b->set_x(c * towards.x() + s * towards.y());
+    b->set_y(-s * towards.x() + c * towards.y());
+  };
+  for (const Robot& other : robots_) {
+    if (&other == &r) continue;
+    const Vector2d d = other.pos - r.pos;
+    const double n = d.norm();
+    if (n > 0.0 && n < 2.0 * robot_r_ + kBumperReach) feel(d / n);
+  }
+  for (int k = 0; k < r.n_wall; ++k) feel(-r.wall_n[k]);
   return o;
 }
 

@@ -6,38 +6,6 @@
 
 namespace robocaf::actors {
 
-namespace {
-
-// Poses as rigid transforms of the plane: a then b.
-msg::Pose2 compose(const msg::Pose2& a, const msg::Pose2& b) {
-  const double c = std::cos(a.theta()), s = std::sin(a.theta());
-  msg::Pose2 out;
-  out.set_x(a.x() + c * b.x() - s * b.y());
-  out.set_y(a.y() + s * b.x() + c * b.y());
-  out.set_theta(runtime::wrap_angle(a.theta() + b.theta()));
-  return out;
-}
-
-msg::Pose2 inverse(const msg::Pose2& p) {
-  const double c = std::cos(p.theta()), s = std::sin(p.theta());
-  msg::Pose2 out;
-  out.set_x(-(c * p.x() + s * p.y()));
-  out.set_y(-(-s * p.x() + c * p.y()));
-  out.set_theta(-p.theta());
-  return out;
-}
-
-constexpr double kBlend = 0.2;  // share of a new landmark fix taken per frame
-
-int known_landmarks(const LandmarkLocaliser& localiser, const msg::OnboardFrame& frame) {
-  int n = 0;
-  for (const auto& landmark : frame.landmarks())
-    if (localiser.field_position(landmark.kind(), landmark.index())) ++n;
-  return n;
-}
-
-}  // namespace
-
 OnboardFilter::OnboardFilter(msg::Team team, uint32_t robot_id) : team_(team), robot_id_(robot_id) {}
 
 OnboardFilter::OnboardFilter(msg::Team team, uint32_t robot_id, const msg::LeaguePreset& league,
@@ -45,9 +13,20 @@ OnboardFilter::OnboardFilter(msg::Team team, uint32_t robot_id, const msg::Leagu
     : team_(team),
       robot_id_(robot_id),
       noise_per_metre_(noise_per_metre),
+      blocking_distance_(2.0 * league.robot().radius() + 2.0 * league.ball().radius() + 0.05),
       localiser_(std::in_place, league.field(), noise_per_metre) {}
 
-void OnboardFilter::on_odometry(const msg::Odometry& odometry) { odometry_pose_ = odometry.pose(); }
+void OnboardFilter::on_odometry(const msg::Odometry& odometry) {
+  odometry_pose_ = odometry.pose();
+  if (!localiser_) return;
+  std::vector<Eigen::Vector2d> contacts;
+  for (const auto& towards : odometry.bumper()) {
+    const Eigen::Vector2d u(towards.x(), towards.y());
+    if (u.allFinite() && u.norm() > 0.0) contacts.push_back(u.normalized());
+  }
+  localiser_->set_contacts(std::move(contacts));
+  localiser_->predict(odometry.pose(), odometry.t());
+}
 
 msg::Percept OnboardFilter::to_percept(const msg::OnboardFrame& frame) {
   msg::Percept p;
@@ -56,28 +35,27 @@ msg::Percept OnboardFilter::to_percept(const msg::OnboardFrame& frame) {
   p.set_team(team_);
   p.set_robot_id(robot_id_);
   if (frame.team() != team_ || frame.robot_id() != robot_id_) return p;
-  if (odometry_pose_) {
-    if (localiser_) {
-      // The current estimate tells apart the two goals an image cannot.
-      const msg::Pose2 estimate = compose(correction_, *odometry_pose_);
-      if (auto fix = localiser_->locate(frame.landmarks(), &estimate)) {
-        const msg::Pose2 measured = compose(*fix, inverse(*odometry_pose_));
-        correction_.set_x(correction_.x() + kBlend * (measured.x() - correction_.x()));
-        correction_.set_y(correction_.y() + kBlend * (measured.y() - correction_.y()));
-        correction_.set_theta(
-            runtime::wrap_angle(correction_.theta() + kBlend * runtime::wrap_angle(measured.theta() - correction_.theta())));
-      } else if (known_landmarks(*localiser_, frame) == 1) {
-        // One landmark: the position with the heading we have. (Two or more
-        // that the full fit refused disagree with each other: a misread.)
-        if (auto at = localiser_->locate_with_heading(frame.landmarks(), estimate)) {
-          // The heading is kept, so the correction's position moves by as
-          // much as the estimate's.
-          correction_.set_x(correction_.x() + kBlend * (at->x() - estimate.x()));
-          correction_.set_y(correction_.y() + kBlend * (at->y() - estimate.y()));
-        }
-      }
+  if (localiser_ && localiser_->started()) {
+    // A robot seen this close ahead blocks the way as a bumper contact does
+    // (a ball held in the mouth and jammed against it touches neither bumper).
+    std::vector<Eigen::Vector2d> blocked;
+    for (const auto& robot : frame.robots()) {
+      const Eigen::Vector2d at(robot.position().x(), robot.position().y());
+      const double d = at.norm();
+      if (d > 0.0 && d < blocking_distance_) blocked.push_back(at / d);
     }
-    *p.mutable_self_pose() = compose(correction_, *odometry_pose_);
+    localiser_->set_seen_contacts(std::move(blocked));
+    localiser_->update(frame);
+    const SelfLocaliser::Pose& x = localiser_->pose();
+    p.mutable_self_pose()->set_x(x.x());
+    p.mutable_self_pose()->set_y(x.y());
+    p.mutable_self_pose()->set_theta(x.z());
+    const SelfLocaliser::Covariance& P = localiser_->covariance();
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) p.add_self_covariance(P(i, j));
+    p.set_self_dead_reckoned(true);
+  } else if (odometry_pose_) {
+    *p.mutable_self_pose() = *odometry_pose_;
     p.set_self_dead_reckoned(true);
   }
   // The tracker weighs each detection by its noise: a ball 8 m away is

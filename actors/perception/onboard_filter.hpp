@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "actors/perception/landmark_localiser.hpp"
+#include "actors/perception/self_localiser.hpp"
 #include "messages/commands.pb.h"
 #include "messages/config.pb.h"
 #include "messages/vision.pb.h"
@@ -15,11 +15,8 @@ namespace robocaf::actors {
 /// Sorts an OnboardFrame's robots into teammates and opponents and attaches
 /// the robot's own pose as its reference: an onboard camera never sees its
 /// own robot, so the self pose is odometry (Percept::self_dead_reckoned),
-/// corrected by self-localisation. Odometry drifts (wheel slip, heading
-/// noise) and knows nothing of a referee moving the robot; whenever two or
-/// more landmarks are seen, LandmarkLocaliser gives a pose, and the
-/// correction that maps odometry onto it is blended in (a fifth per frame, so
-/// camera noise is smoothed while a large error closes within a second).
+/// corrected by self-localisation from the landmarks and line points the
+/// frame holds (SelfLocaliser), with its covariance in self_covariance.
 ///
 /// Measurement noise: the camera's error grows with distance (x' = x + |p|
 /// eps, eps ~ N(0, noise_per_metre^2) per axis), so every ball and robot
@@ -34,7 +31,7 @@ class OnboardFilter {
   /// for self-localisation and the objects' position_sd.
   OnboardFilter(msg::Team team, uint32_t robot_id, const msg::LeaguePreset& league, double noise_per_metre);
 
-  /// Remembers the newest odometry pose.
+  /// Moves the self pose by odometry's newest change.
   void on_odometry(const msg::Odometry& odometry);
 
   /// The percept for one frame; frames of other robots give an empty percept
@@ -45,9 +42,9 @@ class OnboardFilter {
   msg::Team team_;
   uint32_t robot_id_;
   double noise_per_metre_ = 0.0;
+  double blocking_distance_ = 0.0;  // robots seen closer block odometry's motion towards them
   std::optional<msg::Pose2> odometry_pose_;
-  std::optional<LandmarkLocaliser> localiser_;
-  msg::Pose2 correction_;  // field pose = correction_ composed with the odometry pose
+  std::optional<SelfLocaliser> localiser_;
 };
 
 }  // namespace robocaf::actors

@@ -140,6 +140,8 @@ TEST(OnboardFilter, LandmarksPullDriftedOdometryBackOntoTheField) {
   msg::Percept p;
   for (uint32_t k = 0; k < 40; ++k) p = filter.to_percept(frame_seen_from(localiser, truth, kPlusXEnd, 0.01, k + 1));
   EXPECT_TRUE(p.self_dead_reckoned());
+  ASSERT_EQ(p.self_covariance_size(), 9) << "the pose comes with its uncertainty";
+  EXPECT_LT(std::sqrt(p.self_covariance(0)), 0.05);
   EXPECT_NEAR(p.self_pose().x(), truth.x, 0.08);
   EXPECT_NEAR(p.self_pose().y(), truth.y, 0.08);
   EXPECT_NEAR(runtime::wrap_angle(p.self_pose().theta() - truth.theta), 0.0, 0.02);
@@ -184,24 +186,25 @@ TEST(LandmarkLocaliser, OneLandmarkGivesThePositionForAKnownHeading) {
   EXPECT_FALSE(localiser.locate_with_heading(none.landmarks(), prior));
 }
 
-// Wheels spinning against an opponent: odometry runs a metre ahead of the
-// robot while its heading stays right, and the camera sees one line crossing.
-TEST(OnboardFilter, OneLandmarkInViewPullsTheSlippedPositionBack) {
-  const auto league = msl();
-  OnboardFilter filter(msg::BLUE, 1, league, 0.01);
-  const LandmarkLocaliser localiser(league.field());
-  const Truth truth{-1.0, 4.0, 1.2};  // facing the centre line's crossing with the +y touch line
+// Odometry's bumper contacts reach the localiser: the wheels' motion into a
+// robot touching the front is not taken.
+TEST(OnboardFilter, BumperContactAheadStopsTheSelfPose) {
+  OnboardFilter filter(msg::BLUE, 1, msl(), 0.01);
   msg::Odometry odometry;
-  odometry.mutable_pose()->set_x(truth.x + std::cos(truth.theta));
-  odometry.mutable_pose()->set_y(truth.y + std::sin(truth.theta));
-  odometry.mutable_pose()->set_theta(truth.theta);
+  odometry.mutable_pose()->set_x(1.0);
   filter.on_odometry(odometry);
-  msg::Percept p;
-  for (uint32_t k = 0; k < 40; ++k)
-    p = filter.to_percept(frame_seen_from(localiser, truth, {{msg::LANDMARK_LINE_CROSSING, 1}}, 0.01, k + 1));
-  EXPECT_NEAR(p.self_pose().x(), truth.x, 0.05);
-  EXPECT_NEAR(p.self_pose().y(), truth.y, 0.05);
-  EXPECT_NEAR(p.self_pose().theta(), truth.theta, 1e-9) << "one landmark does not touch the heading";
+  auto* ahead = odometry.add_bumper();
+  ahead->set_x(1.0);
+  odometry.mutable_pose()->set_x(1.5);
+  filter.on_odometry(odometry);
+  msg::OnboardFrame blind;
+  blind.set_team(msg::BLUE);
+  blind.set_robot_id(1);
+  EXPECT_NEAR(filter.to_percept(blind).self_pose().x(), 1.0, 1e-9);
+  odometry.clear_bumper();
+  odometry.mutable_pose()->set_x(2.0);
+  filter.on_odometry(odometry);
+  EXPECT_NEAR(filter.to_percept(blind).self_pose().x(), 1.5, 1e-9);
 }
 
 }  // namespace

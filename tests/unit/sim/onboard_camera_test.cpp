@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "runtime/field_lines.hpp"
+
 namespace robocaf::sim {
 namespace {
 
@@ -229,6 +231,27 @@ TEST(OnboardCamera, RobotsHideLandmarks) {
   const auto f = cam.observe(t, msg::BLUE, 1, 0, 0);
   ASSERT_EQ(f.landmarks_size(), 1);
   EXPECT_EQ(f.landmarks(0).index(), 0u);
+}
+
+// Line points lie on the field's lines, seen from where the robot stands;
+// a robot in front hides the lines behind it.
+TEST(OnboardCamera, LinePointsLieOnTheFieldLines) {
+  const auto t = scene(-3.0, 1.0, 0.2, 20, 20);  // facing the centre circle and the halfway line
+  OnboardCamera cam(preset(), spec(), 1);
+  const auto f = cam.observe(t, msg::BLUE, 1, 0, 0);
+  ASSERT_GE(f.line_points_size(), OnboardCamera::kLineRays) << "every ray crosses the circle or the halfway line";
+  const runtime::FieldLines lines(preset().field());
+  const double c = std::cos(0.2), s = std::sin(0.2);
+  for (const auto& q : f.line_points()) {
+    const Eigen::Vector2d field(-3.0 + c * q.x() - s * q.y(), 1.0 + s * q.x() + c * q.y());
+    EXPECT_LT(lines.nearest(field).distance, 1e-9);
+    EXPECT_LE(std::abs(std::atan2(q.y(), q.x())), 0.6 + 1e-12);
+    EXPECT_LE(std::hypot(q.x(), q.y()), 8.0 + 1e-12);
+  }
+  auto blocked = t;
+  add_robot(blocked, msg::YELLOW, 2, -2.5, 1.1, 0.0);  // half a metre ahead, filling most of the view
+  const auto g = cam.observe(blocked, msg::BLUE, 1, 1, 0);
+  EXPECT_LT(g.line_points_size(), f.line_points_size() / 2);
 }
 
 msg::WorldTruth busy_scene() {

@@ -620,6 +620,24 @@ TEST(Physics, OdometryIgnoresCollisionsButMatchesFreeMotion) {
   EXPECT_NEAR(p.x(), 1.1 - 0.0375, 1e-9);
   const double odo_travel = std::hypot(o.pose().x() - o0.pose().x(), o.pose().y() - o0.pose().y());
   EXPECT_GT(odo_travel, 0.3);  // the wheels turned on against the wall
+  // The bumper feels the wall ahead (robot frame: straight forward).
+  ASSERT_EQ(o.bumper_size(), 1);
+  EXPECT_NEAR(o.bumper(0).x(), 1.0, 1e-9);
+  EXPECT_NEAR(o.bumper(0).y(), 0.0, 1e-9);
+}
+
+TEST(Physics, BumperFeelsTouchingRobotsInTheRobotFrame) {
+  const auto cfg = mirosot();
+  Physics w(cfg.league(), cfg.sim());
+  const double r = cfg.league().robot().radius();
+  w.add_robot(msg::BLUE, 1, pose(0.0, 0.0, M_PI / 2));       // facing +y
+  w.add_robot(msg::YELLOW, 1, pose(0.0, 2.0 * r, 0.0));      // touching its front
+  w.add_robot(msg::YELLOW, 2, pose(0.5, 0.0, 0.0));          // well clear
+  const auto o = w.odometry(msg::BLUE, 1);
+  ASSERT_EQ(o.bumper_size(), 1);
+  EXPECT_NEAR(o.bumper(0).x(), 1.0, 1e-9);
+  EXPECT_NEAR(o.bumper(0).y(), 0.0, 1e-9);
+  EXPECT_EQ(w.odometry(msg::YELLOW, 2).bumper_size(), 0);
 }
 
 TEST(Physics, GoalCrossingIsLatchedUntilTaken) {

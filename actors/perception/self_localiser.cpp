@@ -1,0 +1,213 @@
+#include "actors/perception/self_localiser.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "runtime/angle.hpp"
+
+namespace robocaf::actors {
+
+namespace {
+
+using runtime::wrap_angle;
+
+Eigen::Matrix2d rotation(double theta) {
+  const double c = std::cos(theta), s = std::sin(theta);
+  Eigen::Matrix2d r;
+  r << c, -s, s, c;
+  return r;
+}
+
+// d/dtheta of rotation(theta).
+Eigen::Matrix2d rotation_derivative(double theta) {
+  const double c = std::cos(theta), s = std::sin(theta);
+  Eigen::Matrix2d r;
+  r << -s, -c, c, -s;
+  return r;
+}
+
+void symmetrize(Eigen::Matrix3d& P) { P = 0.5 * (P + P.transpose()).eval(); }
+
+}  // namespace
+
+SelfLocaliser::SelfLocaliser(const msg::FieldGeometry& field, double noise_per_metre, SelfLocaliserParams params)
+    : lines_(field), landmarks_(field, noise_per_metre), noise_per_metre_(noise_per_metre),
+      params_(params) {}
+
+double SelfLocaliser::measurement_sd(double distance) const {
+  return std::max(params_.min_measurement_sd, noise_per_metre_ * distance);
+}
+
+void SelfLocaliser::restart(const Pose& pose, double position_sd, double heading_sd) {
+  x_ = pose;
+  x_.z() = wrap_angle(x_.z());
+  P_ = Eigen::Vector3d(position_sd * position_sd, position_sd * position_sd, heading_sd * heading_sd).asDiagonal();
+  rejections_ = 0;
+}
+
+void SelfLocaliser::predict(const msg::Pose2& odometry, double t) {
+  if (!std::isfinite(odometry.x()) || !std::isfinite(odometry.y()) || !std::isfinite(odometry.theta()) ||
+      !std::isfinite(t))
+    return;
+  if (!started_) {
+    started_ = true;
+    restart({odometry.x(), odometry.y(), odometry.theta()}, params_.start_position_sd, params_.start_heading_sd);
+    last_odometry_ = odometry;
+    last_t_ = t;
+    return;
+  }
+  // The change since the last odometry pose, in that pose's frame.
+  Eigen::Vector2d moved =
+      rotation(last_odometry_.theta()).transpose() *
+      Eigen::Vector2d(odometry.x() - last_odometry_.x(), odometry.y() - last_odometry_.y());
+  const double wheel_travel = moved.norm();
+  for (const auto* contacts : {&contacts_, &seen_contacts_})
+    for (const Eigen::Vector2d& towards : *contacts) {
+      const double into = moved.dot(towards);
+      if (into > 0.0) moved -= into * towards;
+    }
+  const double turned = wrap_angle(odometry.theta() - last_odometry_.theta());
+  const double dt = std::max(0.0, t - last_t_);
+  last_odometry_ = odometry;
+  last_t_ = t;
+
+  const Eigen::Matrix2d R = rotation(x_.z());
+  Eigen::Matrix3d F = Eigen::Matrix3d::Identity();
+  F.block<2, 1>(0, 2) = rotation_derivative(x_.z()) * moved;
+  x_.head<2>() += R * moved;
+  x_.z() = wrap_angle(x_.z() + turned);
+
+  // Noise in the robot's frame (along, across, heading), turned into the field's.
+  const double travel = wheel_travel;
+  Eigen::Matrix3d Q = Eigen::Matrix3d::Zero();
+  Q(0, 0) = params_.along_variance_per_m * travel + params_.push_variance_per_s * dt;
+  Q(1, 1) = params_.side_variance_per_m * travel + params_.push_variance_per_s * dt;
+  Q(2, 2) = params_.heading_variance_per_m * travel + params_.heading_variance_per_rad * std::abs(turned);
+  Eigen::Matrix3d G = Eigen::Matrix3d::Identity();
+  G.topLeftCorner<2, 2>() = R;
+  P_ = F * P_ * F.transpose() + G * Q * G.transpose();
+  symmetrize(P_);
+}
+
+void SelfLocaliser::update(const msg::OnboardFrame& frame) {
+  matched_ = 0;
+  if (!started_) return;
+  update_landmarks(frame.landmarks());
+  update_lines(frame.line_points());
+}
+
+void SelfLocaliser::update_landmarks(const google::protobuf::RepeatedPtrField<msg::Landmark>& seen) {
+  std::vector<const msg::Landmark*> known;
+  for (const auto& l : seen)
+    if (landmarks_.field_position(l.kind(), l.index()) && std::isfinite(l.position().x()) &&
+        std::isfinite(l.position().y()))
+      known.push_back(&l);
+  if (known.empty()) return;
+  msg::Pose2 prior;
+  prior.set_x(x_.x());
+  prior.set_y(x_.y());
+  prior.set_theta(x_.z());
+  // Two or more that do not fit the field together are a misread: none is used.
+  std::optional<msg::Pose2> fix;
+  if (known.size() >= 2) {
+    fix = landmarks_.locate(seen, &prior);
+    if (!fix) return;
+  }
+  bool rejected = false;
+  for (const msg::Landmark* l : known) {
+    const Eigen::Vector2d q(l->position().x(), l->position().y());
+    Eigen::Vector2d L = *landmarks_.field_position(l->kind(), l->index());
+    if (l->symmetric()) {
+      // The reading nearer where the prediction puts what was seen.
+      const Eigen::Vector2d seen_at = x_.head<2>() + rotation(x_.z()) * q;
+      if ((-L - seen_at).norm() < (L - seen_at).norm()) L = -L;
+    }
+    const Eigen::Matrix2d Rt = rotation(x_.z()).transpose();
+    const Eigen::Vector2d offset = L - x_.head<2>();
+    const Eigen::Vector2d predicted = Rt * offset;
+    Eigen::Matrix<double, 2, 3> H;
+    H.leftCols<2>() = -Rt;
+    H.col(2) = rotation_derivative(x_.z()).transpose() * offset;
+    const double sd = measurement_sd(q.norm());
+    const Eigen::Matrix2d S = H * P_ * H.transpose() + sd * sd * Eigen::Matrix2d::Identity();
+    const Eigen::Vector2d innovation = q - predicted;
+    if (innovation.dot(S.ldlt().solve(innovation)) > params_.landmark_gate_chi2) {
+      rejected = true;
+      continue;
+    }
+    const Eigen::Matrix<double, 3, 2> K = P_ * H.transpose() * S.inverse();
+    x_ += K * innovation;
+    x_.z() = wrap_angle(x_.z());
+    P_ = (Eigen::Matrix3d::Identity() - K * H) * P_;
+    symmetrize(P_);
+  }
+  if (!rejected) {
+    rejections_ = 0;
+    return;
+  }
+  if (++rejections_ < params_.reset_after_rejections) return;
+  if (fix) {
+    restart({fix->x(), fix->y(), fix->theta()}, params_.restart_position_sd, params_.restart_heading_sd);
+    return;
+  }
+  // Landmarks keep disagreeing and none fixes the pose alone: we are less
+  // sure than we thought, so the next ones may pull us back.
+  P_(0, 0) += params_.lost_position_variance;
+  P_(1, 1) += params_.lost_position_variance;
+  P_(2, 2) += params_.lost_heading_variance;
+  rejections_ = 0;
+}
+
+void SelfLocaliser::update_lines(const google::protobuf::RepeatedPtrField<msg::Vec2>& points) {
+  if (points.size() < params_.min_line_points) return;
+  const Pose x0 = x_;
+  const Eigen::Matrix3d prior_information = (P_ + 1e-12 * Eigen::Matrix3d::Identity()).inverse();
+  const double position_sd = std::sqrt(std::max(P_(0, 0), P_(1, 1)));
+  const double gate = std::clamp(3.0 * position_sd, params_.min_line_gate, params_.max_line_gate);
+
+  struct Point {
+    Eigen::Vector2d q;  // robot frame
+    double sd;
+  };
+  std::vector<Point> matched;
+  for (const auto& v : points) {
+    const Eigen::Vector2d q(v.x(), v.y());
+    if (!q.allFinite()) continue;
+    const double sd = measurement_sd(q.norm());
+    const Eigen::Vector2d at = x0.head<2>() + rotation(x0.z()) * q;
+    if (lines_.nearest(at).distance <= gate + 3.0 * sd) matched.push_back({q, sd});
+  }
+  if (static_cast<int>(matched.size()) < params_.min_line_points) return;
+
+  Pose x = x0;
+  Eigen::Matrix3d information = prior_information;
+  for (int iteration = 0; iteration < params_.line_iterations; ++iteration) {
+    information = prior_information;
+    Eigen::Vector3d gradient = prior_information * Pose(x.x() - x0.x(), x.y() - x0.y(), wrap_angle(x.z() - x0.z()));
+    const Eigen::Matrix2d R = rotation(x.z()), dR = rotation_derivative(x.z());
+    for (const Point& p : matched) {
+      const runtime::NearestLine line = lines_.nearest(x.head<2>() + R * p.q);
+      Eigen::RowVector3d J;
+      J << line.normal.x(), line.normal.y(), line.normal.dot(dR * p.q);
+      const double r = line.distance;
+      const double k = params_.huber_sd * p.sd;
+      const double w = (r <= k ? 1.0 : k / r) / (p.sd * p.sd);
+      information += w * J.transpose() * J;
+      gradient += w * J.transpose() * r;
+    }
+    const Eigen::Vector3d step = information.ldlt().solve(gradient);
+    if (!step.allFinite()) return;
+    x -= step;
+    x.z() = wrap_angle(x.z());
+    if (step.head<2>().norm() < 1e-5 && std::abs(step.z()) < 1e-6) break;
+  }
+  x_ = x;
+  P_ = information.inverse();
+  symmetrize(P_);
+  matched_ = static_cast<int>(matched.size());
+}
+
+}  // namespace robocaf::actors

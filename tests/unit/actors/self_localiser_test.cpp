@@ -1,0 +1,218 @@
+#include "actors/perception/self_localiser.hpp"
+
+#include <cmath>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "runtime/angle.hpp"
+#include "runtime/config_loader.hpp"
+#include "runtime/field_landmarks.hpp"
+#include "runtime/field_lines.hpp"
+
+namespace robocaf::actors {
+namespace {
+
+using Eigen::Vector2d;
+using Eigen::Vector3d;
+
+msg::FieldGeometry msl_field() { return runtime::preset_match_config("msl").league().field(); }
+
+msg::Pose2 pose2(double x, double y, double theta) {
+  msg::Pose2 p;
+  p.set_x(x);
+  p.set_y(y);
+  p.set_theta(theta);
+  return p;
+}
+
+Vector2d to_robot(const Vector3d& truth, const Vector2d& field_point) {
+  const double c = std::cos(truth.z()), s = std::sin(truth.z());
+  const Vector2d d = field_point - truth.head<2>();
+  return {c * d.x() + s * d.y(), -s * d.x() + c * d.y()};
+}
+
+// What a robot at `truth` sees of the field's lines: a fan of `rays` rays
+// over a 1.2 rad field of view, every crossing within 8 m, with noise of
+// `noise_per_metre` times the distance (as the simulated camera).
+msg::OnboardFrame line_frame(const msg::FieldGeometry& field, const Vector3d& truth, double noise_per_metre,
+                             std::uint32_t seed, int rays = 16) {
+  const runtime::FieldLines lines(field);
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> unit(0.0, 1.0);
+  msg::OnboardFrame frame;
+  for (int k = 0; k < rays; ++k) {
+    const double bearing = -0.6 + 1.2 * (k + 0.5) / rays;
+    const Vector2d dir(std::cos(truth.z() + bearing), std::sin(truth.z() + bearing));
+    for (double d : lines.crossings(truth.head<2>(), dir, 8.0)) {
+      const Vector2d q(d * std::cos(bearing) + d * noise_per_metre * unit(rng),
+                       d * std::sin(bearing) + d * noise_per_metre * unit(rng));
+      auto* p = frame.add_line_points();
+      p->set_x(q.x());
+      p->set_y(q.y());
+    }
+  }
+  return frame;
+}
+
+void add_landmark(msg::OnboardFrame& frame, const msg::FieldGeometry& field, const Vector3d& truth,
+                  msg::LandmarkKind kind, std::uint32_t index) {
+  const auto l = runtime::field_landmark(field, kind, index);
+  ASSERT_TRUE(l);
+  const Vector2d q = to_robot(truth, {l->x, l->y});
+  auto* m = frame.add_landmarks();
+  m->set_kind(kind);
+  m->set_index(index);
+  m->mutable_position()->set_x(q.x());
+  m->mutable_position()->set_y(q.y());
+}
+
+double position_error(const SelfLocaliser& loc, const Vector3d& truth) {
+  return (loc.pose().head<2>() - truth.head<2>()).norm();
+}
+
+TEST(FieldLines, NearestLineAndRayCrossings) {
+  const runtime::FieldLines lines(msl_field());
+  // 0.3 m beside the halfway line, far from the circle: that line, normal +x.
+  const runtime::NearestLine n = lines.nearest({0.3, 4.5});
+  EXPECT_NEAR(n.distance, 0.3, 1e-12);
+  EXPECT_NEAR(n.normal.x(), 1.0, 1e-12);
+  // Inside the centre circle: the halfway line or the circle, whichever is nearer.
+  EXPECT_NEAR(lines.nearest({0.5, 0.0}).distance, 0.5, 1e-12);
+  EXPECT_NEAR(lines.nearest({1.9, 0.0}).distance, 0.1, 1e-12);  // the circle (radius 2)
+  // A ray from (-3, 0) along +x crosses the circle at -2 and 2 and the halfway line at 0.
+  const auto hits = lines.crossings({-3.0, 0.0}, {1.0, 0.0}, 8.0);
+  ASSERT_EQ(hits.size(), 3u);
+  EXPECT_NEAR(hits[0], 1.0, 1e-12);
+  EXPECT_NEAR(hits[1], 3.0, 1e-12);
+  EXPECT_NEAR(hits[2], 5.0, 1e-12);
+  EXPECT_TRUE(lines.crossings({-3.0, 0.0}, {1.0, 0.0}, 0.5).empty()) << "beyond range";
+}
+
+// Wheels spinning against an opponent: odometry says a metre forward, the
+// robot did not move. Line points bring it back.
+TEST(SelfLocaliser, LinePointsCorrectOdometryThatRanAhead) {
+  const auto field = msl_field();
+  SelfLocaliser loc(field, 0.01);
+  const Vector3d truth(-3.0, 1.0, 0.2);  // facing the centre circle and the halfway line
+  loc.predict(pose2(truth.x(), truth.y(), truth.z()), 0.0);
+  for (int k = 1; k <= 10; ++k)
+    loc.predict(pose2(truth.x() + 0.1 * k * std::cos(truth.z()), truth.y() + 0.1 * k * std::sin(truth.z()), truth.z()),
+                0.02 * k);
+  ASSERT_GT(position_error(loc, truth), 0.9);
+  for (std::uint32_t k = 0; k < 10; ++k) loc.update(line_frame(field, truth, 0.01, k + 1));
+  EXPECT_LT(position_error(loc, truth), 0.03);
+  EXPECT_NEAR(runtime::wrap_angle(loc.pose().z() - truth.z()), 0.0, 0.01);
+  EXPECT_GT(loc.matched_line_points(), 10);
+  EXPECT_LT(std::sqrt(loc.covariance()(0, 0)), 0.05) << "and it knows it";
+}
+
+// One straight line in view fixes the position across it only: along it
+// the estimate and its uncertainty stay as odometry left them.
+TEST(SelfLocaliser, OneLineConstrainsOnlyTheDirectionAcrossIt) {
+  const auto field = msl_field();
+  SelfLocaliser loc(field, 0.01);
+  const Vector3d truth(-2.0, 4.0, 0.0);
+  loc.predict(pose2(truth.x() + 0.15, truth.y() + 0.15, truth.z()), 0.0);  // odometry off by 0.15 in x and y
+  msg::OnboardFrame frame;
+  for (double y = 3.0; y <= 5.0; y += 0.25) {  // points on the halfway line only
+    const Vector2d q = to_robot(truth, {0.0, y});
+    auto* p = frame.add_line_points();
+    p->set_x(q.x());
+    p->set_y(q.y());
+  }
+  const double y_sd_before = std::sqrt(loc.covariance()(1, 1));
+  for (int k = 0; k < 5; ++k) loc.update(frame);
+  EXPECT_NEAR(loc.pose().x(), truth.x(), 0.01) << "across the line: corrected";
+  EXPECT_NEAR(loc.pose().y(), truth.y() + 0.15, 0.03) << "along it: as odometry said";
+  EXPECT_LT(std::sqrt(loc.covariance()(0, 0)), 0.01);
+  EXPECT_GT(std::sqrt(loc.covariance()(1, 1)), 0.5 * y_sd_before);
+}
+
+TEST(SelfLocaliser, BumperContactsStopOdometryMotionIntoThem) {
+  SelfLocaliser loc(msl_field(), 0.01);
+  loc.predict(pose2(1.0, 1.0, M_PI / 2), 0.0);     // facing +y
+  loc.set_contacts({Vector2d(1.0, 0.0)});           // a robot right ahead
+  loc.predict(pose2(0.9, 1.5, M_PI / 2), 0.5);      // odometry: 0.5 forward, 0.1 to the left
+  EXPECT_NEAR(loc.pose().y(), 1.0, 1e-9) << "the wheels slipped against the robot ahead";
+  EXPECT_NEAR(loc.pose().x(), 0.9, 1e-9) << "sideways motion is still taken";
+  const double along_sd = std::sqrt(loc.covariance()(1, 1));
+  EXPECT_GT(along_sd, 0.1) << "but the robot may have pushed it: uncertain along";
+  loc.set_contacts({});
+  loc.predict(pose2(0.9, 2.0, M_PI / 2), 1.0);
+  EXPECT_NEAR(loc.pose().y(), 1.5, 1e-9) << "contact gone: odometry counts again";
+}
+
+TEST(SelfLocaliser, LandmarksCorrectAndAMisreadIsRejected) {
+  const auto field = msl_field();
+  SelfLocaliser loc(field, 0.01);
+  const Vector3d truth(6.0, -1.0, 0.1);
+  loc.predict(pose2(6.05, -1.04, 0.12), 0.0);
+  msg::OnboardFrame goal;
+  add_landmark(goal, field, truth, msg::LANDMARK_GOAL_POST, 0);
+  add_landmark(goal, field, truth, msg::LANDMARK_GOAL_POST, 1);
+  for (int k = 0; k < 20; ++k) loc.update(goal);
+  EXPECT_LT(position_error(loc, truth), 0.01);
+  EXPECT_NEAR(loc.pose().z(), truth.z(), 0.005);
+  // One landmark reported 1.5 m from where it is: rejected, the pose stays.
+  const Vector3d before = loc.pose();
+  msg::OnboardFrame misread;
+  add_landmark(misread, field, truth, msg::LANDMARK_CORNER, 0);
+  misread.mutable_landmarks(0)->mutable_position()->set_y(misread.landmarks(0).position().y() + 1.5);
+  loc.update(misread);
+  EXPECT_LT((loc.pose() - before).norm(), 1e-12);
+}
+
+// The referee carried the robot 2 m: odometry knows nothing of it. A goal in
+// view disagrees frame after frame; the filter restarts at the goal's fix.
+TEST(SelfLocaliser, PersistentDisagreementWithAFullFixRestartsThere) {
+  const auto field = msl_field();
+  SelfLocaliserParams params;
+  SelfLocaliser loc(field, 0.01, params);
+  const Vector3d truth(5.0, 1.0, 0.0);
+  loc.predict(pose2(5.0, -1.0, 0.0), 0.0);
+  msg::OnboardFrame goal;
+  add_landmark(goal, field, truth, msg::LANDMARK_GOAL_POST, 0);
+  add_landmark(goal, field, truth, msg::LANDMARK_GOAL_POST, 1);
+  for (int k = 1; k < params.reset_after_rejections; ++k) {
+    loc.update(goal);
+    EXPECT_NEAR(loc.pose().y(), -1.0, 1e-9) << "a frame or two could be a misread";
+  }
+  loc.update(goal);
+  EXPECT_LT(position_error(loc, truth), 1e-6);
+}
+
+// One landmark only, and the estimate a metre off: after the disagreement
+// persists the filter doubts itself and the landmark pulls it back.
+TEST(SelfLocaliser, PersistentDisagreementWithoutAFixWidensTheUncertainty) {
+  const auto field = msl_field();
+  SelfLocaliser loc(field, 0.01);
+  const Vector3d truth(-1.0, 4.0, 1.2);  // facing the halfway line's crossing with the +y touch line
+  loc.predict(pose2(truth.x() + std::cos(truth.z()), truth.y() + std::sin(truth.z()), truth.z()), 0.0);
+  msg::OnboardFrame crossing;
+  add_landmark(crossing, field, truth, msg::LANDMARK_LINE_CROSSING, 1);
+  for (int k = 0; k < 30; ++k) loc.update(crossing);
+  EXPECT_LT(position_error(loc, truth), 0.05);
+}
+
+TEST(SelfLocaliser, NothingBeforeTheFirstOdometryAndNonFiniteInputIgnored) {
+  const auto field = msl_field();
+  SelfLocaliser loc(field, 0.01);
+  loc.update(line_frame(field, {0.0, 0.0, 0.0}, 0.0, 1));
+  EXPECT_FALSE(loc.started());
+  loc.predict(pose2(1.0, 2.0, 0.5), 0.0);
+  loc.predict(pose2(std::nan(""), 2.0, 0.5), 0.1);
+  EXPECT_TRUE(loc.pose().allFinite());
+  msg::OnboardFrame bad;
+  for (int k = 0; k < 5; ++k) {
+    auto* p = bad.add_line_points();
+    p->set_x(std::numeric_limits<double>::infinity());
+    p->set_y(1.0);
+  }
+  loc.update(bad);
+  EXPECT_TRUE(loc.pose().allFinite());
+  EXPECT_NEAR(loc.pose().x(), 1.0, 1e-12);
+}
+
+}  // namespace
+}  // namespace robocaf::actors
