@@ -148,17 +148,8 @@ void SelfLocaliser::update_landmarks(const google::protobuf::RepeatedPtrField<ms
     rejections_ = 0;
     return;
   }
-  if (++rejections_ < params_.reset_after_rejections) return;
-  if (fix) {
+  if (++rejections_ >= params_.reset_after_rejections && fix)
     restart({fix->x(), fix->y(), fix->theta()}, params_.restart_position_sd, params_.restart_heading_sd);
-    return;
-  }
-  // Landmarks keep disagreeing and none fixes the pose alone: we are less
-  // sure than we thought, so the next ones may pull us back.
-  P_(0, 0) += params_.lost_position_variance;
-  P_(1, 1) += params_.lost_position_variance;
-  P_(2, 2) += params_.lost_heading_variance;
-  rejections_ = 0;
 }
 
 void SelfLocaliser::update_lines(const google::protobuf::RepeatedPtrField<msg::Vec2>& points) {
