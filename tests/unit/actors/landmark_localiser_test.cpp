@@ -207,5 +207,31 @@ TEST(OnboardFilter, BumperContactAheadStopsTheSelfPose) {
   EXPECT_NEAR(filter.to_percept(blind).self_pose().x(), 1.5, 1e-9);
 }
 
+// A robot the camera sees close ahead (a ball jammed between the two touches
+// neither bumper) blocks odometry's motion towards it as a bumper contact does;
+// one farther away does not.
+TEST(OnboardFilter, RobotSeenCloseAheadBlocksOdometryMotionTowardsIt) {
+  const auto league = msl();
+  const double blocked_at = 2.0 * league.robot().radius() + 2.0 * league.ball().radius();  // 0.72 m
+  for (double distance : {blocked_at, 2.0}) {
+    SCOPED_TRACE(distance);
+    OnboardFilter filter(msg::BLUE, 1, league, 0.0);
+    msg::Odometry odometry;
+    odometry.mutable_pose()->set_x(1.0);
+    filter.on_odometry(odometry);
+    msg::OnboardFrame frame;
+    frame.set_team(msg::BLUE);
+    frame.set_robot_id(1);
+    auto* seen = frame.add_robots();
+    seen->set_team(msg::YELLOW);
+    seen->mutable_position()->set_x(distance);
+    filter.to_percept(frame);
+    odometry.mutable_pose()->set_x(1.5);
+    filter.on_odometry(odometry);
+    const double x = filter.to_percept(frame).self_pose().x();
+    EXPECT_NEAR(x, distance < 1.0 ? 1.0 : 1.5, 1e-9);
+  }
+}
+
 }  // namespace
 }  // namespace robocaf::actors

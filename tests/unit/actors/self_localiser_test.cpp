@@ -9,22 +9,16 @@
 #include "runtime/config_loader.hpp"
 #include "runtime/field_landmarks.hpp"
 #include "runtime/field_lines.hpp"
+#include "tests/unit/sim/sim_test_helpers.hpp"
 
 namespace robocaf::actors {
 namespace {
 
 using Eigen::Vector2d;
 using Eigen::Vector3d;
+using sim::testing::pose;
 
 msg::FieldGeometry msl_field() { return runtime::preset_match_config("msl").league().field(); }
-
-msg::Pose2 pose2(double x, double y, double theta) {
-  msg::Pose2 p;
-  p.set_x(x);
-  p.set_y(y);
-  p.set_theta(theta);
-  return p;
-}
 
 Vector2d to_robot(const Vector3d& truth, const Vector2d& field_point) {
   const double c = std::cos(truth.z()), s = std::sin(truth.z());
@@ -95,9 +89,9 @@ TEST(SelfLocaliser, LinePointsCorrectOdometryThatRanAhead) {
   const auto field = msl_field();
   SelfLocaliser loc(field, 0.01);
   const Vector3d truth(-3.0, 1.0, 0.2);  // facing the centre circle and the halfway line
-  loc.predict(pose2(truth.x(), truth.y(), truth.z()), 0.0);
+  loc.predict(pose(truth.x(), truth.y(), truth.z()), 0.0);
   for (int k = 1; k <= 10; ++k)
-    loc.predict(pose2(truth.x() + 0.1 * k * std::cos(truth.z()), truth.y() + 0.1 * k * std::sin(truth.z()), truth.z()),
+    loc.predict(pose(truth.x() + 0.1 * k * std::cos(truth.z()), truth.y() + 0.1 * k * std::sin(truth.z()), truth.z()),
                 0.02 * k);
   ASSERT_GT(position_error(loc, truth), 0.9);
   for (std::uint32_t k = 0; k < 10; ++k) loc.update(line_frame(field, truth, 0.01, k + 1));
@@ -113,7 +107,7 @@ TEST(SelfLocaliser, OneLineConstrainsOnlyTheDirectionAcrossIt) {
   const auto field = msl_field();
   SelfLocaliser loc(field, 0.01);
   const Vector3d truth(-2.0, 4.0, 0.0);
-  loc.predict(pose2(truth.x() + 0.15, truth.y() + 0.15, truth.z()), 0.0);  // odometry off by 0.15 in x and y
+  loc.predict(pose(truth.x() + 0.15, truth.y() + 0.15, truth.z()), 0.0);  // odometry off by 0.15 in x and y
   msg::OnboardFrame frame;
   for (double y = 3.0; y <= 5.0; y += 0.25) {  // points on the halfway line only
     const Vector2d q = to_robot(truth, {0.0, y});
@@ -131,15 +125,15 @@ TEST(SelfLocaliser, OneLineConstrainsOnlyTheDirectionAcrossIt) {
 
 TEST(SelfLocaliser, BumperContactsStopOdometryMotionIntoThem) {
   SelfLocaliser loc(msl_field(), 0.01);
-  loc.predict(pose2(1.0, 1.0, M_PI / 2), 0.0);     // facing +y
+  loc.predict(pose(1.0, 1.0, M_PI / 2), 0.0);     // facing +y
   loc.set_contacts({Vector2d(1.0, 0.0)});           // a robot right ahead
-  loc.predict(pose2(0.9, 1.5, M_PI / 2), 0.5);      // odometry: 0.5 forward, 0.1 to the left
+  loc.predict(pose(0.9, 1.5, M_PI / 2), 0.5);      // odometry: 0.5 forward, 0.1 to the left
   EXPECT_NEAR(loc.pose().y(), 1.0, 1e-9) << "the wheels slipped against the robot ahead";
   EXPECT_NEAR(loc.pose().x(), 0.9, 1e-9) << "sideways motion is still taken";
   const double along_sd = std::sqrt(loc.covariance()(1, 1));
   EXPECT_GT(along_sd, 0.1) << "but the robot may have pushed it: uncertain along";
   loc.set_contacts({});
-  loc.predict(pose2(0.9, 2.0, M_PI / 2), 1.0);
+  loc.predict(pose(0.9, 2.0, M_PI / 2), 1.0);
   EXPECT_NEAR(loc.pose().y(), 1.5, 1e-9) << "contact gone: odometry counts again";
 }
 
@@ -147,7 +141,7 @@ TEST(SelfLocaliser, LandmarksCorrectAndAMisreadIsRejected) {
   const auto field = msl_field();
   SelfLocaliser loc(field, 0.01);
   const Vector3d truth(6.0, -1.0, 0.1);
-  loc.predict(pose2(6.05, -1.04, 0.12), 0.0);
+  loc.predict(pose(6.05, -1.04, 0.12), 0.0);
   msg::OnboardFrame goal;
   add_landmark(goal, field, truth, msg::LANDMARK_GOAL_POST, 0);
   add_landmark(goal, field, truth, msg::LANDMARK_GOAL_POST, 1);
@@ -170,7 +164,7 @@ TEST(SelfLocaliser, PersistentDisagreementWithAFullFixRestartsThere) {
   SelfLocaliserParams params;
   SelfLocaliser loc(field, 0.01, params);
   const Vector3d truth(5.0, 1.0, 0.0);
-  loc.predict(pose2(5.0, -1.0, 0.0), 0.0);
+  loc.predict(pose(5.0, -1.0, 0.0), 0.0);
   msg::OnboardFrame goal;
   add_landmark(goal, field, truth, msg::LANDMARK_GOAL_POST, 0);
   add_landmark(goal, field, truth, msg::LANDMARK_GOAL_POST, 1);
@@ -188,7 +182,7 @@ TEST(SelfLocaliser, ASingleDisagreeingLandmarkNeverMovesTheEstimate) {
   const auto field = msl_field();
   SelfLocaliser loc(field, 0.01);
   const Vector3d truth(-1.0, 4.0, 1.2);  // facing the halfway line's crossing with the +y touch line
-  loc.predict(pose2(truth.x() + 2.0 * std::cos(truth.z()), truth.y() + 2.0 * std::sin(truth.z()), truth.z()), 0.0);
+  loc.predict(pose(truth.x() + 2.0 * std::cos(truth.z()), truth.y() + 2.0 * std::sin(truth.z()), truth.z()), 0.0);
   const Vector3d before = loc.pose();
   msg::OnboardFrame crossing;
   add_landmark(crossing, field, truth, msg::LANDMARK_LINE_CROSSING, 1);
@@ -196,7 +190,7 @@ TEST(SelfLocaliser, ASingleDisagreeingLandmarkNeverMovesTheEstimate) {
   EXPECT_LT((loc.pose() - before).norm(), 1e-12);
   // Less than half a metre off: inside the gate, so it corrects.
   SelfLocaliser near(field, 0.01);
-  near.predict(pose2(truth.x() + 0.3, truth.y() - 0.2, truth.z()), 0.0);
+  near.predict(pose(truth.x() + 0.3, truth.y() - 0.2, truth.z()), 0.0);
   for (int k = 0; k < 30; ++k) near.update(crossing);
   EXPECT_LT(position_error(near, truth), 0.1);
 }
@@ -206,8 +200,8 @@ TEST(SelfLocaliser, NothingBeforeTheFirstOdometryAndNonFiniteInputIgnored) {
   SelfLocaliser loc(field, 0.01);
   loc.update(line_frame(field, {0.0, 0.0, 0.0}, 0.0, 1));
   EXPECT_FALSE(loc.started());
-  loc.predict(pose2(1.0, 2.0, 0.5), 0.0);
-  loc.predict(pose2(std::nan(""), 2.0, 0.5), 0.1);
+  loc.predict(pose(1.0, 2.0, 0.5), 0.0);
+  loc.predict(pose(std::nan(""), 2.0, 0.5), 0.1);
   EXPECT_TRUE(loc.pose().allFinite());
   msg::OnboardFrame bad;
   for (int k = 0; k < 5; ++k) {
