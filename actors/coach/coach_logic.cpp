@@ -319,8 +319,13 @@ std::vector<msg::Placement> CoachLogic::kickoff_placements(const std::vector<uin
   // Formation in the "we attack +x" frame; mirrored below.
   struct Spot { double x, y; };
   const double back_x = std::min(0.4 * L, 0.5 * L - f.goal_area_depth() - 2.0 * r - margin);
+  // The wings stand off the mirror image of the other team's (a team using
+  // these placements too): a robot coming back from the far half to its wing
+  // spot would otherwise meet the opponent on that spot head on, and push
+  // against it until the kick-off.
+  const double wing_shift = (attack_positive_x ? 0.1 : -0.1) * W;
   std::vector<Spot> slots = {
-      {-clear, 0.0},          {-(r + margin), 0.3 * W}, {-(r + margin), -0.3 * W},
+      {-clear, 0.0},          {-(r + margin), 0.3 * W + wing_shift}, {-(r + margin), -0.3 * W + wing_shift},
       {-0.3 * L, 0.2 * W},    {-0.3 * L, -0.2 * W},     {-back_x, 0.0},
   };
   // Off the goal line by a few centimetres: a keeper whose pose estimate is

@@ -134,6 +134,32 @@ TEST(CoachLogic, KickoffPlacementsForBothSidesAndLeagues) {
   }
 }
 
+// Both teams placing with these formations: our wings (the spots beside the
+// halfway line) are not in the lane of the other team's wings. Mirrored, a
+// robot coming back from the far half to its wing met the opponent on that
+// opponent's wing head on and pushed against it until the kick-off (MSL:
+// most illegal kick-off positions).
+TEST(CoachLogic, KickoffWingSpotsAreNotInTheOtherTeamsWingLanes) {
+  for (const msg::LeaguePreset& league : {mirosot(), ssl(), runtime::preset_match_config("msl").league()}) {
+    SCOPED_TRACE(league.name());
+    const double r = league.robot().radius();
+    std::vector<uint32_t> robots;
+    for (uint32_t id = 1; id <= league.team_size(); ++id) robots.push_back(id);
+    auto wings = [&](const CoachLogic& coach, bool attack_positive_x, bool kicking) {
+      std::vector<double> ys;
+      for (const auto& p : coach.kickoff_placements(robots, attack_positive_x, kicking))
+        if (std::abs(p.pose().x()) < 4.0 * r && std::abs(p.pose().y()) > 4.0 * r) ys.push_back(p.pose().y());
+      return ys;
+    };
+    const auto ours = wings(CoachLogic(msg::BLUE, league), true, true);
+    const auto theirs = wings(CoachLogic(msg::YELLOW, league), false, false);
+    ASSERT_EQ(ours.size(), 2u);
+    ASSERT_EQ(theirs.size(), 2u);
+    for (double y : ours)
+      for (double q : theirs) EXPECT_GT(std::abs(y - q), 4.0 * r) << "our wing at y " << y << ", theirs at " << q;
+  }
+}
+
 TEST(CoachLogic, PlacementsOnlyForPresentRobots) {
   CoachLogic coach(msg::YELLOW, mirosot());
   const msg::CoachCommand c = coach.on_game_state(game(msg::REF_PREPARE_KICKOFF, msg::BLUE, false), {5, 2, 4});
