@@ -4,7 +4,6 @@
 // camera's scan rays cross. One table for both, as field_landmarks is for
 // landmarks.
 
-#include <optional>
 #include <vector>
 
 #include <Eigen/Core>
@@ -34,9 +33,6 @@ struct NearestLine {
 class FieldLines {
  public:
   explicit FieldLines(const msg::FieldGeometry& field);
-
-  const std::vector<LineSegment>& segments() const { return segments_; }
-  const std::vector<LineCircle>& circles() const { return circles_; }
 
   /// The line nearest to `p` (field frame).
   NearestLine nearest(const Eigen::Vector2d& p) const;

@@ -121,12 +121,21 @@ msg::OnboardFrame OnboardCamera::observe(const msg::WorldTruth& truth, msg::Team
   f.set_robot_id(robot_id);
 
   const double half_fov = 0.5 * spec_.horizontal_fov();
-  // Draws for one object, always the same three; returns whether the object
-  // is reported and, if so, its noisy robot-frame position in `out`.
-  auto sense = [&](double fx, double fy, int object, std::pair<double, double>& out) {
+  // The draws for one object or line-point slot, always the same three.
+  struct Draws {
+    bool missed;
+    double eps_x, eps_y;
+  };
+  auto draw = [&] {
     const bool missed = rng.uniform() < spec_.miss_probability();
     const double eps_x = rng.gaussian() * spec_.noise_per_metre();
     const double eps_y = rng.gaussian() * spec_.noise_per_metre();
+    return Draws{missed, eps_x, eps_y};
+  };
+  // Returns whether the object is reported and, if so, its noisy
+  // robot-frame position in `out`.
+  auto sense = [&](double fx, double fy, int object, std::pair<double, double>& out) {
+    const auto [missed, eps_x, eps_y] = draw();
     const auto [rx, ry] = eye.to_robot(fx, fy);
     const double distance = std::hypot(rx, ry);
     const bool visible = distance <= spec_.range() && std::abs(std::atan2(ry, rx)) <= half_fov &&
@@ -173,9 +182,7 @@ msg::OnboardFrame OnboardCamera::observe(const msg::WorldTruth& truth, msg::Team
     const Eigen::Vector2d dir(std::cos(heading), std::sin(heading));
     const std::vector<double> hits = lines_.crossings({pose.x(), pose.y()}, dir, spec_.range());
     for (int slot = 0; slot < kCrossingsPerRay; ++slot) {
-      const bool missed = rng.uniform() < spec_.miss_probability();
-      const double eps_x = rng.gaussian() * spec_.noise_per_metre();
-      const double eps_y = rng.gaussian() * spec_.noise_per_metre();
+      const auto [missed, eps_x, eps_y] = draw();
       if (slot >= static_cast<int>(hits.size()) || missed) continue;
       const double d = hits[static_cast<std::size_t>(slot)];
       if (occluded(eye, pose.x() + d * dir.x(), pose.y() + d * dir.y(), truth, observer, -1, robot_radius_)) continue;

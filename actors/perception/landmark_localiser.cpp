@@ -66,31 +66,6 @@ std::optional<msg::Pose2> LandmarkLocaliser::locate(
   return pose;
 }
 
-std::optional<Eigen::Vector2d> LandmarkLocaliser::locate_with_heading(
-    const google::protobuf::RepeatedPtrField<msg::Landmark>& seen, const msg::Pose2& prior) const {
-  const double c = std::cos(prior.theta()), s = std::sin(prior.theta());
-  const Eigen::Vector2d near(prior.x(), prior.y());
-  Eigen::Vector2d sum = Eigen::Vector2d::Zero();
-  int n = 0;
-  for (const auto& landmark : seen) {
-    const auto where = runtime::field_landmark(field_, landmark.kind(), landmark.index());
-    const Eigen::Vector2d p(landmark.position().x(), landmark.position().y());
-    if (!where || !p.allFinite()) continue;
-    const Eigen::Vector2d offset(c * p.x() - s * p.y(), s * p.x() + c * p.y());
-    Eigen::Vector2d at = Eigen::Vector2d(where->x, where->y) - offset;
-    if (landmark.symmetric()) {
-      const Eigen::Vector2d turned = Eigen::Vector2d(-where->x, -where->y) - offset;
-      if ((turned - near).norm() < (at - near).norm()) at = turned;
-    }
-    sum += at;
-    ++n;
-  }
-  if (n == 0) return std::nullopt;
-  const Eigen::Vector2d position = sum / n;
-  if (!in_arena(position.x(), position.y())) return std::nullopt;
-  return position;
-}
-
 bool LandmarkLocaliser::in_arena(double x, double y) const {
   const double margin = std::max(0.0, field_.boundary_width());
   return std::isfinite(x) && std::isfinite(y) && std::abs(x) <= 0.5 * field_.length() + margin &&

@@ -40,19 +40,6 @@ class LandmarkLocaliser {
   std::optional<msg::Pose2> locate(const google::protobuf::RepeatedPtrField<msg::Landmark>& seen,
                                    const msg::Pose2* prior = nullptr) const;
 
-  /// The robot's position from the landmarks seen, its heading taken as
-  /// `prior`'s: one landmark is then enough, which is what keeps a robot
-  /// that sees a single landmark (a crossing, a post past an opponent) from
-  /// believing its wheels while they spin against an opponent. Each landmark
-  /// gives its field position minus its seen offset turned by the heading;
-  /// the result is their mean. A symmetric landmark counts as whichever of
-  /// itself and its half-turn puts the robot nearer `prior`. nullopt without
-  /// a known landmark or when the position lies off the field and its
-  /// boundary. The heading's error moves the result by that error times the
-  /// landmark's distance: use it only where a full fix is not to be had.
-  std::optional<Eigen::Vector2d> locate_with_heading(const google::protobuf::RepeatedPtrField<msg::Landmark>& seen,
-                                                     const msg::Pose2& prior) const;
-
   /// Field position of a landmark (LandmarkKind indices as in vision.proto);
   /// nullopt for an unknown kind or index.
   std::optional<Eigen::Vector2d> field_position(msg::LandmarkKind kind, uint32_t index) const;

@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "runtime/angle.hpp"
 
 namespace robocaf::actors {
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <Eigen/Dense>
+#include <Eigen/Geometry>
 
 #include "runtime/angle.hpp"
 
@@ -14,12 +15,7 @@ namespace {
 
 using runtime::wrap_angle;
 
-Eigen::Matrix2d rotation(double theta) {
-  const double c = std::cos(theta), s = std::sin(theta);
-  Eigen::Matrix2d r;
-  r << c, -s, s, c;
-  return r;
-}
+Eigen::Matrix2d rotation(double theta) { return Eigen::Rotation2Dd(theta).toRotationMatrix(); }
 
 // d/dtheta of rotation(theta).
 Eigen::Matrix2d rotation_derivative(double theta) {
@@ -63,7 +59,8 @@ void SelfLocaliser::predict(const msg::Pose2& odometry, double t) {
   Eigen::Vector2d moved =
       rotation(last_odometry_.theta()).transpose() *
       Eigen::Vector2d(odometry.x() - last_odometry_.x(), odometry.y() - last_odometry_.y());
-  const double wheel_travel = moved.norm();
+  // Uncertainty grows with what the wheels turned, contact or not.
+  const double travel = moved.norm();
   for (const auto* contacts : {&contacts_, &seen_contacts_})
     for (const Eigen::Vector2d& towards : *contacts) {
       const double into = moved.dot(towards);
@@ -81,7 +78,6 @@ void SelfLocaliser::predict(const msg::Pose2& odometry, double t) {
   x_.z() = wrap_angle(x_.z() + turned);
 
   // Noise in the robot's frame (along, across, heading), turned into the field's.
-  const double travel = wheel_travel;
   Eigen::Matrix3d Q = Eigen::Matrix3d::Zero();
   Q(0, 0) = params_.along_variance_per_m * travel + params_.push_variance_per_s * dt;
   Q(1, 1) = params_.side_variance_per_m * travel + params_.push_variance_per_s * dt;
@@ -100,11 +96,17 @@ void SelfLocaliser::update(const msg::OnboardFrame& frame) {
 }
 
 void SelfLocaliser::update_landmarks(const google::protobuf::RepeatedPtrField<msg::Landmark>& seen) {
-  std::vector<const msg::Landmark*> known;
-  for (const auto& l : seen)
-    if (landmarks_.field_position(l.kind(), l.index()) && std::isfinite(l.position().x()) &&
-        std::isfinite(l.position().y()))
-      known.push_back(&l);
+  struct Known {
+    Eigen::Vector2d seen;   // robot frame
+    Eigen::Vector2d field;  // where it is (before a symmetric landmark's choice)
+    bool symmetric;
+  };
+  std::vector<Known> known;
+  for (const auto& l : seen) {
+    const Eigen::Vector2d q(l.position().x(), l.position().y());
+    if (!q.allFinite()) continue;
+    if (const auto at = landmarks_.field_position(l.kind(), l.index())) known.push_back({q, *at, l.symmetric()});
+  }
   if (known.empty()) return;
   msg::Pose2 prior;
   prior.set_x(x_.x());
@@ -117,10 +119,10 @@ void SelfLocaliser::update_landmarks(const google::protobuf::RepeatedPtrField<ms
     if (!fix) return;
   }
   bool rejected = false;
-  for (const msg::Landmark* l : known) {
-    const Eigen::Vector2d q(l->position().x(), l->position().y());
-    Eigen::Vector2d L = *landmarks_.field_position(l->kind(), l->index());
-    if (l->symmetric()) {
+  for (const Known& l : known) {
+    const Eigen::Vector2d& q = l.seen;
+    Eigen::Vector2d L = l.field;
+    if (l.symmetric) {
       // The reading nearer where the prediction puts what was seen.
       const Eigen::Vector2d seen_at = x_.head<2>() + rotation(x_.z()) * q;
       if ((-L - seen_at).norm() < (L - seen_at).norm()) L = -L;

@@ -153,41 +153,6 @@ TEST(OnboardFilter, LandmarksPullDriftedOdometryBackOntoTheField) {
               0.01);
 }
 
-TEST(LandmarkLocaliser, OneLandmarkGivesThePositionForAKnownHeading) {
-  const LandmarkLocaliser localiser(msl().field());
-  const Truth t{2.0, 1.0, 0.2};
-  const msg::OnboardFrame one = frame_seen_from(localiser, t, {{msg::LANDMARK_GOAL_POST, 1}});
-  msg::Pose2 prior;
-  prior.set_x(3.0);  // a metre off, heading right
-  prior.set_y(1.5);
-  prior.set_theta(t.theta);
-  const auto at = localiser.locate_with_heading(one.landmarks(), prior);
-  ASSERT_TRUE(at);
-  EXPECT_NEAR(at->x(), t.x, 1e-9);
-  EXPECT_NEAR(at->y(), t.y, 1e-9);
-  // A symmetric landmark (from an image) counts as the goal nearer the prior.
-  msg::OnboardFrame mirrored = one;
-  mirrored.mutable_landmarks(0)->set_symmetric(true);
-  const msg::Pose2 turned = [&] {
-    msg::Pose2 p;
-    p.set_x(-2.5);
-    p.set_y(-1.2);
-    p.set_theta(t.theta + M_PI);
-    return p;
-  }();
-  msg::OnboardFrame seen_turned = frame_seen_from(localiser, {-t.x, -t.y, t.theta + M_PI}, {{msg::LANDMARK_GOAL_POST, 2}});
-  seen_turned.mutable_landmarks(0)->set_index(1);  // the image calls the far goal's post the near one's
-  seen_turned.mutable_landmarks(0)->set_symmetric(true);
-  const auto back = localiser.locate_with_heading(seen_turned.landmarks(), turned);
-  ASSERT_TRUE(back);
-  EXPECT_NEAR(back->x(), -t.x, 1e-9);
-  EXPECT_NEAR(back->y(), -t.y, 1e-9);
-  msg::OnboardFrame none;
-  EXPECT_FALSE(localiser.locate_with_heading(none.landmarks(), prior));
-}
-
-// Odometry's bumper contacts reach the localiser: the wheels' motion into a
-// robot touching the front is not taken.
 TEST(OnboardFilter, BumperContactAheadStopsTheSelfPose) {
   OnboardFilter filter(msg::BLUE, 1, msl(), 0.01);
   msg::Odometry odometry;

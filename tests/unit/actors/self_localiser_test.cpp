@@ -157,6 +157,26 @@ TEST(SelfLocaliser, LandmarksCorrectAndAMisreadIsRejected) {
   EXPECT_LT((loc.pose() - before).norm(), 1e-12);
 }
 
+// An image cannot tell the goals apart: facing the -x goal, its posts come
+// labelled as the +x goal's (post 2 as 1, post 3 as 0) and symmetric. The
+// reading nearer the prediction is taken, so they correct at once (a wrong
+// reading would be rejected until the filter restarts at a full fix).
+TEST(SelfLocaliser, SymmetricLandmarksCountAsTheGoalNearerThePrediction) {
+  const auto field = msl_field();
+  SelfLocaliser loc(field, 0.01);
+  const Vector3d truth(-6.0, 0.5, M_PI);
+  loc.predict(pose(-5.92, 0.56, M_PI - 0.02), 0.0);
+  msg::OnboardFrame goal;
+  add_landmark(goal, field, truth, msg::LANDMARK_GOAL_POST, 2);
+  add_landmark(goal, field, truth, msg::LANDMARK_GOAL_POST, 3);
+  goal.mutable_landmarks(0)->set_index(1);
+  goal.mutable_landmarks(1)->set_index(0);
+  for (auto& l : *goal.mutable_landmarks()) l.set_symmetric(true);
+  loc.update(goal);
+  loc.update(goal);
+  EXPECT_LT(position_error(loc, truth), 0.02);
+}
+
 // The referee carried the robot 2 m: odometry knows nothing of it. A goal in
 // view disagrees frame after frame; the filter restarts at the goal's fix.
 TEST(SelfLocaliser, PersistentDisagreementWithAFullFixRestartsThere) {
