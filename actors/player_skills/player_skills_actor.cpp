@@ -23,7 +23,10 @@ struct PlayerSkillsState {
 caf::behavior player_skills(runtime::ShellActor<PlayerSkillsState>* self, ActorSetup setup) {
   auto& st = self->state;
   runtime::init_shell(self, st.ctx, setup.shell);
-  st.controller.emplace(st.ctx.address.team(), st.ctx.address.robot_id(), setup.match.league());
+  const msg::TeamConfig& team = st.ctx.address.team() == msg::YELLOW ? setup.match.yellow() : setup.match.blue();
+  SkillParams params;
+  params.aim_at_open_gaps = team.strategy() == msg::STRATEGY_DEFAULT;
+  st.controller.emplace(st.ctx.address.team(), st.ctx.address.robot_id(), setup.match.league(), params);
   runtime::join_directory(self, st.ctx);
   return caf::message_handler{
       [self](const msg::WorldEstimate& estimate) {

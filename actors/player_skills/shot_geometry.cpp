@@ -2,12 +2,21 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace robocaf::actors {
 
+namespace {
+
+// Distance of the goal line in front of the ball, the field lying towards x = 0.
+double depth_to(const Eigen::Vector2d& ball, double goal_x) {
+  return goal_x >= 0.0 ? goal_x - ball.x() : ball.x() - goal_x;
+}
+
+}  // namespace
+
 double goal_open_angle(const Eigen::Vector2d& ball, double goal_x, double goal_half_width, double ball_radius) {
-  // Distance in front of the goal line, the field lying towards x = 0.
-  const double depth = goal_x >= 0.0 ? goal_x - ball.x() : ball.x() - goal_x;
+  const double depth = depth_to(ball, goal_x);
   if (!(depth > ball_radius) || !(goal_half_width > 0.0)) return 0.0;
   // Angles from the goal line's normal, as seen from the ball.
   const double to_left = std::atan2(goal_half_width - ball.y(), depth);
@@ -17,6 +26,53 @@ double goal_open_angle(const Eigen::Vector2d& ball, double goal_x, double goal_h
   const double d_right = std::hypot(depth, -goal_half_width - ball.y());
   open -= std::asin(std::min(1.0, ball_radius / d_left)) + std::asin(std::min(1.0, ball_radius / d_right));
   return std::max(0.0, open);
+}
+
+std::vector<GoalGap> open_goal_gaps(const Eigen::Vector2d& ball, double goal_x, double goal_half_width,
+                                    double ball_radius, const std::vector<ShotObstacle>& obstacles) {
+  std::vector<GoalGap> gaps;
+  if (goal_open_angle(ball, goal_x, goal_half_width, ball_radius) <= 0.0) return gaps;
+  const double depth = depth_to(ball, goal_x);
+  // Directions as angles from the goal line's normal, measured with y
+  // (mirrored for the goal at -x, which keeps them monotonic in y on the
+  // goal line; only their order and differences matter).
+  auto angle_to = [&](double along, double across) { return std::atan2(across, along); };
+  const double d_left = std::hypot(depth, goal_half_width - ball.y());
+  const double d_right = std::hypot(depth, -goal_half_width - ball.y());
+  std::vector<std::pair<double, double>> open{
+      {angle_to(depth, -goal_half_width - ball.y()) + std::asin(std::min(1.0, ball_radius / d_right)),
+       angle_to(depth, goal_half_width - ball.y()) - std::asin(std::min(1.0, ball_radius / d_left))}};
+  for (const ShotObstacle& o : obstacles) {
+    const double along = goal_x >= 0.0 ? o.centre.x() - ball.x() : ball.x() - o.centre.x();
+    const double across = o.centre.y() - ball.y();
+    const double reach = o.radius + ball_radius;
+    if (!std::isfinite(along) || !std::isfinite(across) || !std::isfinite(reach)) return {};
+    const double distance = std::hypot(along, across);
+    if (distance <= reach) return {};
+    // Behind the ball the shadow points away from the goal; beyond the goal
+    // line the ball is in before it gets there.
+    if (along < -reach || along > depth + reach) continue;
+    const double centre = angle_to(along, across), half = std::asin(reach / distance);
+    std::vector<std::pair<double, double>> left;
+    for (const auto& [lo, hi] : open) {
+      if (centre + half <= lo || centre - half >= hi) {
+        left.emplace_back(lo, hi);
+        continue;
+      }
+      if (centre - half > lo) left.emplace_back(lo, centre - half);
+      if (centre + half < hi) left.emplace_back(centre + half, hi);
+    }
+    open = std::move(left);
+  }
+  for (const auto& [lo, hi] : open) {
+    GoalGap g;
+    g.low_y = ball.y() + depth * std::tan(lo);
+    g.high_y = ball.y() + depth * std::tan(hi);
+    g.aim_y = ball.y() + depth * std::tan(0.5 * (lo + hi));
+    g.angle = hi - lo;
+    gaps.push_back(g);
+  }
+  return gaps;
 }
 
 }  // namespace robocaf::actors

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <vector>
+
 #include <Eigen/Core>
 
 namespace robocaf::actors {
@@ -12,5 +14,31 @@ namespace robocaf::actors {
 /// angle the near post covers the whole mouth) or when the ball is on or
 /// behind the goal line. Posts are taken as points.
 double goal_open_angle(const Eigen::Vector2d& ball, double goal_x, double goal_half_width, double ball_radius);
+
+/// A round body that may stand in a shot's way (a robot).
+struct ShotObstacle {
+  Eigen::Vector2d centre = Eigen::Vector2d::Zero();
+  double radius = 0.0;  ///< m
+};
+
+/// One interval of directions from the ball into the goal mouth that no
+/// obstacle's shadow covers: a ball kicked anywhere inside it goes in
+/// untouched (if nothing moves). Directions are given by where they cross
+/// the goal line.
+struct GoalGap {
+  double low_y = 0.0, high_y = 0.0;  ///< where the gap's edge directions cross the goal line (low_y < high_y)
+  double aim_y = 0.0;                ///< where its middle direction crosses the goal line
+  double angle = 0.0;                ///< its width, rad (> 0)
+};
+
+/// The open gaps of the goal mouth seen from `ball` (the directions of
+/// goal_open_angle), left after removing the shadow of every obstacle in
+/// front of the goal line: the directions in which the ball's centre passes
+/// within obstacle radius + ball_radius of the obstacle's centre. Sorted by
+/// low_y. Empty when the mouth is closed, an obstacle touches the ball, or
+/// any input is not finite. Obstacles behind the ball or beyond the goal
+/// line cast no shadow into it.
+std::vector<GoalGap> open_goal_gaps(const Eigen::Vector2d& ball, double goal_x, double goal_half_width,
+                                    double ball_radius, const std::vector<ShotObstacle>& obstacles);
 
 }  // namespace robocaf::actors

@@ -420,6 +420,38 @@ std::optional<V> SkillController::along_wall(const V& b, const V& u0, double a) 
 
 // --- roles ------------------------------------------------------------------------
 
+double SkillController::shot_aim_y(const V& b, const msg::WorldEstimate& world, double a, double straight_y) {
+  const auto& f = league_.field();
+  const double r = league_.robot().radius();
+  std::vector<ShotObstacle> obstacles;
+  for (const auto& o : world.opponents()) obstacles.push_back({V(o.pose().x(), o.pose().y()), r});
+  for (const auto& m : world.teammates())
+    if (m.robot_id() != robot_id_) obstacles.push_back({V(m.pose().x(), m.pose().y()), r});
+  if (!params_.aim_at_open_gaps) return straight_y;
+  const std::vector<GoalGap> gaps = open_goal_gaps(b, a * 0.5 * f.length(), 0.5 * f.goal_width(),
+                                                   league_.ball().radius(), obstacles);
+  if (gaps.empty()) {
+    aim_y_.reset();
+    return straight_y;
+  }
+  // An aim in the middle half of a gap misses its edges by a safe angle; one
+  // that stays there is kept, so two gaps of about the same width (a keeper
+  // in the middle) do not swap the line the robot lines up on every cycle.
+  auto well_inside = [&](double y) {
+    for (const GoalGap& g : gaps) {
+      const double quarter = 0.25 * (g.high_y - g.low_y);
+      if (y >= g.low_y + quarter && y <= g.high_y - quarter) return true;
+    }
+    return false;
+  };
+  if (well_inside(straight_y)) aim_y_ = straight_y;
+  else if (!aim_y_ || !well_inside(*aim_y_))
+    aim_y_ = std::max_element(gaps.begin(), gaps.end(), [](const GoalGap& x, const GoalGap& y) {
+               return x.angle < y.angle;
+             })->aim_y;
+  return *aim_y_;
+}
+
 SkillController::Vel SkillController::attacker(const Pose& self, const msg::WorldEstimate& world,
                                                bool attack_positive_x, double& kick) {
   const auto& f = league_.field();
@@ -481,9 +513,9 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
   // point on the goal line well inside the near post: from a steep angle the
   // mouth looks narrow.
   const double aim_margin = rb + 0.25 * f.goal_width();
-  const double aim_y = std::clamp(b.y(), -std::max(0.0, 0.5 * f.goal_width() - aim_margin),
-                                  std::max(0.0, 0.5 * f.goal_width() - aim_margin));
-  const V goal(a * 0.5 * f.length(), aim_y);
+  const double straight_y = std::clamp(b.y(), -std::max(0.0, 0.5 * f.goal_width() - aim_margin),
+                                       std::max(0.0, 0.5 * f.goal_width() - aim_margin));
+  const V goal(a * 0.5 * f.length(), shot_aim_y(b, world, a, straight_y));
   // From a steep angle the near post hides the mouth: a shot would hit it.
   // Take the ball in front of the goal first (MI20's and Clockwork Orange's
   // corner ball), and shoot once the mouth has opened up.

@@ -36,6 +36,10 @@ struct SkillParams {
   double run_up = 0.1;               // m of line behind the push start from which a push begins
   double carry_omega = 2.0;          // rad/s: fastest turn while carrying the ball in a capturing mouth
   double carry_kick_tolerance = 0.1;  // rad off the aim within which a robot carrying the ball kicks
+  // Aim into the widest open gap between the robots before the goal
+  // (shot_aim_y) rather than straight at the goal. Off for the baseline
+  // opponents, whose robots kick goalwards.
+  bool aim_at_open_gaps = true;
   double min_shot_angle = 0.1;       // rad of open goal mouth (goal_open_angle) below which the attacker does not shoot
   double ball_lookahead_max = 0.5;   // s of ball motion anticipated when chasing it (without intercept)
   bool intercept = true;             // the attacker heads for the earliest point where it can meet the ball
@@ -87,7 +91,8 @@ struct SkillParams {
 ///   attacker would play it, kicking it up-field, while an attacker waits
 ///   beside the ball's way out;
 /// - attacker: gets behind the ball on the line from its aim point on the
-///   opponent goal line through the ball, going round the ball when it is on
+///   opponent goal line through the ball (straight ahead, or into the widest
+///   gap the robots before the goal leave open: shot_aim_y), going round the ball when it is on
 ///   the wrong side (so it does not push the ball towards its own goal), lines
 ///   up on that line with a short run-up, then drives for the point where its
 ///   centre touches the ball on the line and through it (a round robot sends
@@ -163,6 +168,11 @@ class SkillController {
   // no room behind it on the line to the goal (u0): along the wall. None
   // when no way along it is reachable and safe.
   std::optional<Eigen::Vector2d> along_wall(const Eigen::Vector2d& b, const Eigen::Vector2d& u0, double a) const;
+  // Where on the opponent goal line (y) the attacker aims from ball b: the
+  // straight aim while it lies well inside an open gap between the robots in
+  // front of the goal (open_goal_gaps), else the aim it kept, else the middle
+  // of the widest gap; the straight aim when no gap is open.
+  double shot_aim_y(const Eigen::Vector2d& b, const msg::WorldEstimate& world, double a, double straight_y);
   Vel attacker(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x, double& kick);
   Vel keeper(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x, double& kick);
   // Whether the ball is the keeper's to clear: the rules limit the robots in
@@ -233,6 +243,7 @@ class SkillController {
   int drive_direction_ = 1;  // +1 forwards, -1 backwards (differential)
   bool align_back_ = false;          // aligning: backing off along the line (else coming forward)
   bool wall_push_ = false;           // the attacker is pushing the ball along a wall
+  std::optional<double> aim_y_;      // shot_aim_y's kept aim
   bool to_shot_spot_ = false;        // the goal is seen too narrow from the ball: taking it in front of the goal first
   Eigen::Vector2d wall_u_{1.0, 0.0};  // ... in this direction
   int support_side_ = 0;  // which side of the ball the supporter keeps to

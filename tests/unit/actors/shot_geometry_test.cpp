@@ -1,6 +1,8 @@
 #include "actors/player_skills/shot_geometry.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -33,6 +35,85 @@ TEST(GoalOpenAngle, NothingFromOnOrBehindTheGoalLineOrForABadGoal) {
   EXPECT_EQ(goal_open_angle({5.0, 0.0}, 9.0, 0.0, 0.11), 0.0);
   EXPECT_EQ(goal_open_angle({5.0, 0.0}, 9.0, 1.0, 5.0), 0.0);
   EXPECT_EQ(goal_open_angle({NAN, 0.0}, 9.0, 1.0, 0.11), 0.0);
+}
+
+// Distance from c to the segment from a to b.
+double segment_distance(const Eigen::Vector2d& a, const Eigen::Vector2d& b, const Eigen::Vector2d& c) {
+  const Eigen::Vector2d ab = b - a;
+  const double s = std::clamp((c - a).dot(ab) / ab.squaredNorm(), 0.0, 1.0);
+  return (a + s * ab - c).norm();
+}
+
+TEST(OpenGoalGaps, WithoutObstaclesTheWholeMouthIsOneGap) {
+  const auto gaps = open_goal_gaps({5.0, 0.5}, 9.0, 1.0, 0.11, {});
+  ASSERT_EQ(gaps.size(), 1u);
+  EXPECT_NEAR(gaps[0].angle, goal_open_angle({5.0, 0.5}, 9.0, 1.0, 0.11), 1e-12);
+  EXPECT_GT(gaps[0].low_y, -1.0);
+  EXPECT_LT(gaps[0].high_y, 1.0);
+  EXPECT_LT(gaps[0].low_y, gaps[0].aim_y);
+  EXPECT_LT(gaps[0].aim_y, gaps[0].high_y);
+}
+
+TEST(OpenGoalGaps, AKeeperInTheMiddleLeavesTwoGapsThatMissIt) {
+  const Eigen::Vector2d ball(6.0, 0.0);
+  const ShotObstacle keeper{{8.7, 0.0}, 0.25};
+  const auto gaps = open_goal_gaps(ball, 9.0, 1.0, 0.11, {keeper});
+  ASSERT_EQ(gaps.size(), 2u);
+  EXPECT_LT(gaps[0].high_y, 0.0);
+  EXPECT_GT(gaps[1].low_y, 0.0);
+  EXPECT_NEAR(gaps[0].angle, gaps[1].angle, 1e-9);  // symmetric
+  for (const auto& g : gaps) {
+    // The middle clears the keeper, an edge grazes it.
+    EXPECT_GT(segment_distance(ball, {9.0, g.aim_y}, keeper.centre), 0.36);
+    const double inner = g.low_y > 0.0 ? g.low_y : g.high_y;
+    EXPECT_NEAR(segment_distance(ball, {9.0, inner}, keeper.centre), 0.36, 1e-6);
+  }
+}
+
+TEST(OpenGoalGaps, TheGoalAtMinusXIsTheMirrorImage) {
+  const ShotObstacle keeper{{8.7, 0.3}, 0.25};
+  const auto plus = open_goal_gaps({6.0, -0.2}, 9.0, 1.0, 0.11, {keeper});
+  const auto minus = open_goal_gaps({-6.0, -0.2}, -9.0, 1.0, 0.11, {{{-8.7, 0.3}, 0.25}});
+  ASSERT_EQ(plus.size(), minus.size());
+  for (size_t i = 0; i < plus.size(); ++i) {
+    EXPECT_NEAR(plus[i].low_y, minus[i].low_y, 1e-12);
+    EXPECT_NEAR(plus[i].high_y, minus[i].high_y, 1e-12);
+    EXPECT_NEAR(plus[i].aim_y, minus[i].aim_y, 1e-12);
+  }
+}
+
+TEST(OpenGoalGaps, RobotsBehindTheBallOrBeyondTheGoalLineCastNoShadow) {
+  const auto free = open_goal_gaps({5.0, 0.0}, 9.0, 1.0, 0.11, {});
+  const auto with = open_goal_gaps({5.0, 0.0}, 9.0, 1.0, 0.11, {{{4.0, 0.0}, 0.25}, {{9.5, 0.0}, 0.1}});
+  ASSERT_EQ(with.size(), 1u);
+  EXPECT_NEAR(with[0].angle, free[0].angle, 1e-12);
+}
+
+TEST(OpenGoalGaps, AWallOrARobotAtTheBallClosesTheGoal) {
+  // Three robots shoulder to shoulder before a 2 m goal.
+  const std::vector<ShotObstacle> wall{{{7.0, -0.5}, 0.25}, {{7.0, 0.0}, 0.25}, {{7.0, 0.5}, 0.25}};
+  EXPECT_TRUE(open_goal_gaps({5.0, 0.0}, 9.0, 1.0, 0.11, wall).empty());
+  EXPECT_TRUE(open_goal_gaps({5.0, 0.0}, 9.0, 1.0, 0.11, {{{5.3, 0.0}, 0.25}}).empty());
+  EXPECT_TRUE(open_goal_gaps({5.0, 0.0}, 9.0, 1.0, 0.11, {{{NAN, 0.0}, 0.25}}).empty());
+}
+
+TEST(OpenGoalGaps, EveryGapsMiddleClearsEveryObstacle) {
+  // Robots scattered before the goal: wherever the gaps are, a ball sent
+  // along any gap's middle passes every robot by more than the two radii.
+  const Eigen::Vector2d ball(5.5, 0.7);
+  std::vector<ShotObstacle> robots;
+  for (int i = 0; i < 40; ++i)
+    robots.push_back({{6.5 + 0.06 * ((i * 37) % 40), -2.0 + 0.1 * ((i * 13) % 40)}, 0.09});
+  int gaps_seen = 0;
+  for (size_t n = 1; n <= robots.size(); n += 3) {
+    const std::vector<ShotObstacle> some(robots.begin(), robots.begin() + static_cast<long>(n));
+    for (const auto& g : open_goal_gaps(ball, 9.0, 1.0, 0.021, some)) {
+      EXPECT_GT(g.angle, 0.0);
+      ++gaps_seen;
+      for (const auto& o : some) EXPECT_GT(segment_distance(ball, {9.0, g.aim_y}, o.centre), 0.111 - 1e-9);
+    }
+  }
+  EXPECT_GT(gaps_seen, 10);
 }
 
 }  // namespace

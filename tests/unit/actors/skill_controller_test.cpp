@@ -45,6 +45,10 @@ struct MiniWorld {
   double attack_sign = 1.0;                    // +1: we attack +x
   double own_goal_push = 0.0;                  // largest ball speed change towards our goal by a contact
   double closest_ball = 1e9;                   // smallest robot-ball centre distance
+  double goal_y = 0.0;                         // where the ball crossed a goal line
+  // Yellow robots the camera sees, standing still; the ball passes through
+  // them (where it would have hit one is for the test to judge).
+  std::vector<std::pair<double, double>> opponents;
 
   DetectionFilter filter{msg::BLUE, 1};
   WorldTracker tracker{msg::BLUE, 1, config.league()};
@@ -67,6 +71,14 @@ struct MiniWorld {
     r->set_x(x + 0.002 * noise(rng));
     r->set_y(y + 0.002 * noise(rng));
     r->set_orientation(theta + 0.02 * noise(rng));
+    for (size_t i = 0; i < opponents.size(); ++i) {
+      auto* o = frame.add_robots_yellow();
+      o->set_robot_id(static_cast<uint32_t>(i + 1));
+      o->set_confidence(1.0);
+      o->set_x(opponents[i].first + 0.002 * noise(rng));
+      o->set_y(opponents[i].second + 0.002 * noise(rng));
+      o->set_orientation(0.0);
+    }
     auto* b = frame.add_balls();
     b->set_confidence(1.0);
     b->set_x(bx + 0.002 * noise(rng));
@@ -159,6 +171,7 @@ struct MiniWorld {
       bx = std::copysign(0.5 * f.length() - rb, bx);
       bvx = -e * bvx;
     }
+    if (std::abs(bx) > 0.5 * f.length() + rb) goal_y = by;
     if (bx > 0.5 * f.length() + rb) {
       ++goals_positive;
       bvx = bvy = 0;
@@ -937,6 +950,29 @@ TEST(SkillController, FieldPlayersWithoutABallTurnToSearchForIt) {
   world.mutable_ball()->set_valid(false);
   world.mutable_ball()->mutable_position()->set_y(0.9);
   EXPECT_GT(other.step(world, attack, 3, 2.04).velocity().omega(), 0.5);
+}
+
+TEST(SkillController, OmniRobotWithKickerShootsPastTheKeeper) {
+  // A keeper stands in the middle of the goal, right on the straight line
+  // from the ball: the shot goes into the open part beside it.
+  msg::MatchConfig config = mirosot_match();
+  auto* robot = config.mutable_league()->mutable_robot();
+  robot->set_drive(msg::DRIVE_OMNI);
+  robot->set_kick_speed(3.0);
+  robot->set_max_acceleration(2.0);
+  robot->set_max_deceleration(3.0);
+  const double gx = 0.5 * config.league().field().length();
+  const double clear = config.league().robot().radius() + config.league().ball().radius();
+  MiniWorld w(config);
+  w.x = -0.4;
+  w.bx = 0.3;
+  w.opponents = {{gx - 0.06, 0.0}};
+  for (int k = 0; k < 15 * 50 && w.goals_positive == 0; ++k) w.step(play(msg::ROLE_ATTACKER, true));
+  ASSERT_EQ(w.goals_positive, 1);
+  EXPECT_GT(w.kicks, 0);
+  // Where it crossed the line it passed the keeper by more than the two radii.
+  const double passed_by = std::abs(w.goal_y) * (gx - 0.06 - w.bx) / (gx - w.bx);
+  EXPECT_GT(passed_by, clear) << "the ball crossed the goal line at y = " << w.goal_y;
 }
 
 TEST(SkillController, OmniRobotWithKickerKicksWhenAligned) {
