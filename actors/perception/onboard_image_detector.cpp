@@ -86,6 +86,7 @@ OnboardImageDetector::OnboardImageDetector(const msg::LeaguePreset& league,
   robot_radius_ = league.robot().radius() > 0 ? league.robot().radius() : 0.09;
   robot_height_ = league.robot().height() > 0 ? league.robot().height() : 0.05;
   if (league.field().goal_width() > 0 && league.field().length() > 0) goals_.emplace(league.field(), calibration);
+  if (league.field().length() > 0) lines_.emplace(league.field(), calibration);
 }
 
 double OnboardImageDetector::expected_ball_area(const Eigen::Vector2d& position) const {
@@ -406,6 +407,7 @@ OnboardDetections OnboardImageDetector::detect(const cv::Mat& bgr) {
     out.balls.push_back(ball);
   }
   if (goals_) out.goals = goals_->detect(bgr);
+  if (lines_) lines_->detect(bgr, out.line_points);
   return out;
 }
 
@@ -492,6 +494,7 @@ msg::OnboardFrame OnboardImageDetector::to_frame(const OnboardDetections& detect
     o->set_team(r.team);
   }
   GoalPostDetector::to_landmarks(detections.goals, frame);
+  FieldLineDetector::to_line_points(detections.line_points, frame);
   return frame;
 }
 

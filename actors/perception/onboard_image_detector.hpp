@@ -12,6 +12,7 @@
 
 #include "actors/perception/camera_geometry.hpp"
 #include "actors/perception/colour_segmenter.hpp"
+#include "actors/perception/field_line_detector.hpp"
 #include "actors/perception/goal_post_detector.hpp"
 #include "messages/config.pb.h"
 #include "messages/geometry.pb.h"
@@ -58,6 +59,8 @@ struct OnboardDetections {
   std::vector<OnboardBallCandidate> balls;
   std::vector<OnboardRobotCandidate> robots;
   std::vector<SeenGoal> goals;  ///< GoalPostDetector's, for self-localisation
+  /// FieldLineDetector's points on the field lines (robot frame, metres), for self-localisation.
+  std::vector<Eigen::Vector2d> line_points;
 };
 
 /// Detects the ball and robots in the BGR images of a robot's own camera.
@@ -115,7 +118,8 @@ struct OnboardDetections {
 /// instead (2 asin(radius / distance)), unless it is cut at a side too.
 ///
 /// Goals: GoalPostDetector (both posts of a goal and its crossbar), when the
-/// league's field has goals.
+/// league's field has goals. Field lines: FieldLineDetector's points on
+/// them, within its default range (6 m).
 ///
 /// Not thread-safe (the segmenter's scratch buffers); one detector per thread.
 class OnboardImageDetector {
@@ -139,8 +143,8 @@ class OnboardImageDetector {
   /// The same as an msg::OnboardFrame (balls and robots as PerceivedObject;
   /// balls with their position_sd; robots with their team, robot_id 0 =
   /// unknown, orientation 0 = unknown, no position_sd) and goal posts as
-  /// symmetric landmarks (GoalPostDetector::to_landmarks), stamped with
-  /// frame number, capture time, team and robot of the camera.
+  /// symmetric landmarks (GoalPostDetector::to_landmarks) and line points,
+  /// stamped with frame number, capture time, team and robot of the camera.
   static msg::OnboardFrame to_frame(const OnboardDetections& detections, std::uint64_t frame_number,
                                     double t_capture, msg::Team team, std::uint32_t robot_id);
 
@@ -171,6 +175,7 @@ class OnboardImageDetector {
   CameraGeometry geometry_;
   ColourSegmenter segmenter_;
   std::optional<GoalPostDetector> goals_;  // none on a field without goals
+  std::optional<FieldLineDetector> lines_;  // none on a field without size
   Eigen::Matrix3d camera_to_robot_;  // rotation, camera frame -> robot frame
   double focal_ = 0;                 // mean of fx, fy: pixels per radian near the axis
   double ball_radius_ = 0;
