@@ -161,7 +161,8 @@ MatchSummary summarize_log(const std::string& path) {
           s.goals.push_back({e.t(), e.team(), e.robot_id()});
           if (e.team() == msg::BLUE) ++s.score_blue;
           if (e.team() == msg::YELLOW) ++s.score_yellow;
-        } else if (e.kind() == msg::REF_EVENT_REPOSITION) {
+        } else if (e.kind() == msg::REF_EVENT_REPOSITION || e.kind() == msg::REF_EVENT_ENCROACHMENT) {
+          // Both are a robot where the rules do not let it stand at a restart.
           if (e.team() == msg::BLUE) ++s.illegal_restart_positions_blue;
           if (e.team() == msg::YELLOW) ++s.illegal_restart_positions_yellow;
         } else if (e.kind() == msg::REF_EVENT_MATCH_END) {

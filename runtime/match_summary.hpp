@@ -37,8 +37,10 @@ struct MatchSummary {
   /// only after it has been more than 1 cm farther apart than that.
   uint32_t own_collisions_blue = 0;
   uint32_t own_collisions_yellow = 0;
-  /// REF_EVENT_REPOSITION events: a robot of the team was out of its legal
-  /// place when the referee restarted play and had to be moved.
+  /// REF_EVENT_REPOSITION events (a robot of the team was out of its legal
+  /// place when the referee restarted play and had to be moved) and
+  /// REF_EVENT_ENCROACHMENT events (it came too close to the ball before the
+  /// other team took its restart).
   uint32_t illegal_restart_positions_blue = 0;
   uint32_t illegal_restart_positions_yellow = 0;
   double sim_seconds = 0;                         // time of the last record

@@ -237,9 +237,10 @@ Referee::Referee(const msg::MatchConfig& config) : config_(config) {
   }
   const auto& rules = config_.league().rules();
   if (!(rules.pushing_seconds() >= 0.0) || !(rules.pushing_speed() >= 0.0) ||
-      !(rules.restart_distance() >= 0.0)) {
+      !(rules.restart_distance() >= 0.0) || !(rules.restart_timeout() >= 0.0)) {
     throw std::invalid_argument(
-        "Referee: LeaguePreset.rules.pushing_seconds, pushing_speed and restart_distance must be >= 0");
+        "Referee: LeaguePreset.rules.pushing_seconds, pushing_speed, restart_distance and restart_timeout must "
+        "be >= 0");
   }
   state_.set_stage(msg::STAGE_PRE_GAME);
   state_.set_command(msg::REF_HALT);
@@ -305,6 +306,7 @@ std::vector<msg::RefereeEvent> Referee::update(Physics& world, double t, std::ui
   switch (state_.stage()) {
     case msg::STAGE_FIRST_HALF:
     case msg::STAGE_SECOND_HALF: {
+      if (state_.command() != msg::REF_NORMAL_START) state_.set_waiting_for_taker(false);
       if (in_play()) {
         play_time_ += dt;
         report_shot(world, ev);
@@ -332,6 +334,7 @@ std::vector<msg::RefereeEvent> Referee::update(Physics& world, double t, std::ui
         break;
       }
       if (!in_play()) break;
+      if (state_.waiting_for_taker() && check_taker(world, t, ev)) break;
       if (check_ball_out(world, t, ev) || check_goal_area(world, t, ev) || check_pushing(world, t, ev)) break;
       if (sim.stalemate_seconds() > 0.0) {
         if ((world.ball_position() - anchor_).norm() > kStuckRadius) {
@@ -460,6 +463,7 @@ std::vector<msg::RefereeEvent> Referee::apply_manual(const msg::ManualRefereeCom
       world.take_goal_crossing();
       shots_seen_ = world.shot_count();
       restart_clocks(world, t);
+      wait_for_taker(world);
       return accept(std::string(restart_str(state_.restart())) + " taken by " + team_str(taker) +
                     ", ball in play at " + fmt(world.ball_position()));
     }
@@ -553,6 +557,7 @@ void Referee::start_kickoff(Physics& world, double t, Events& ev) {
   world.take_goal_crossing();
   state_.set_command(msg::REF_NORMAL_START);
   restart_clocks(world, t);
+  wait_for_taker(world);
   add_event(ev, t, msg::REF_EVENT_KICKOFF, state_.kickoff_team(), 0,
             "kick-off for " + team_str(state_.kickoff_team()) + " (" +
                 (state_.stage() == msg::STAGE_FIRST_HALF ? "first" : "second") + " half, " +
@@ -875,6 +880,65 @@ void Referee::move_robots_off_ball(const Vector2d& spot, const std::string& wher
   }
 }
 
+void Referee::wait_for_taker(const Physics& world) {
+  state_.set_waiting_for_taker(config_.league().rules().restart_timeout() > 0.0);
+  taker_spot_ = world.ball_position();
+}
+
+bool Referee::check_taker(Physics& world, double t, Events& ev) {
+  const msg::LeaguePreset& league = config_.league();
+  const msg::Team taker = state_.restart_team();
+  const msg::RestartKind kind = state_.restart();
+  const bool kickoff = kind == msg::RESTART_KICKOFF;
+  const std::string what = restart_str(kind);
+  auto retake = [&](msg::Team team, std::uint32_t id, const std::string& did) {
+    const std::string reason = robot_str(team, id) + " " + did + " before " + team_str(taker) + " took the " +
+                               what + ": the " + what + " is retaken";
+    add_event(ev, t, msg::REF_EVENT_ENCROACHMENT, team, id, reason);
+    if (kickoff) {
+      prepare_kickoff(taker, world, t);
+    } else {
+      const msg::RefereeEventKind again = kind == msg::RESTART_THROW_IN      ? msg::REF_EVENT_THROW_IN
+                                          : kind == msg::RESTART_CORNER_KICK ? msg::REF_EVENT_CORNER_KICK
+                                          : kind == msg::RESTART_GOAL_KICK   ? msg::REF_EVENT_GOAL_KICK
+                                                                             : msg::REF_EVENT_FREE_KICK;
+      prepare_restart(kind, taker, taker_spot_, again,
+                      what + " for " + team_str(taker) + " at " + fmt(taker_spot_) + " again", world, t, ev);
+    }
+    state_.set_waiting_for_taker(false);
+    return true;
+  };
+  const Touch& touch = world.last_touch();
+  if ((world.ball_position() - taker_spot_).norm() > kInPlayDistance) {
+    if (touch.valid && touch.t >= restart_time_ && touch.team != taker)
+      return retake(touch.team, touch.robot_id, "played the ball");
+    state_.set_waiting_for_taker(false);  // taken: in play for both
+    return false;
+  }
+  const double distance = league.rules().restart_distance();
+  for (const auto& key : world.robot_keys()) {
+    if (key.team == taker) continue;
+    const msg::Pose2 pose = world.robot_pose(key.team, key.id);
+    const Vector2d p(pose.x(), pose.y());
+    if (kickoff) {
+      const KickoffRules k = rules_for(league, team_on_positive_side(key.team), false);
+      if (p.norm() < k.keep_out - kEncroachTolerance)
+        return retake(key.team, key.id, "entered the centre circle");
+      if (k.side * p.x() < k.robot_r - kEncroachTolerance)
+        return retake(key.team, key.id, "crossed the halfway line");
+    } else if ((p - taker_spot_).norm() < distance - kEncroachTolerance) {
+      return retake(key.team, key.id, "came closer than " + metres(distance) + " to the ball");
+    }
+  }
+  if (t - restart_time_ >= league.rules().restart_timeout() - kTimeEps) {
+    state_.set_waiting_for_taker(false);
+    add_event(ev, t, msg::REF_EVENT_BALL_IN_PLAY, taker, 0,
+              team_str(taker) + " did not take the " + what + " within " +
+                  seconds(league.rules().restart_timeout()) + ": the ball is in play for both teams");
+  }
+  return false;
+}
+
 void Referee::start_restart(Physics& world, double t, Events& ev) {
   const msg::LeaguePreset& league = config_.league();
   const Vector2d spot = from_vec(state_.ball_spot());
@@ -951,6 +1015,7 @@ void Referee::start_restart(Physics& world, double t, Events& ev) {
   shots_seen_ = world.shot_count();
   state_.set_command(neutral ? msg::REF_FORCE_START : msg::REF_NORMAL_START);
   restart_clocks(world, t);
+  if (!neutral) wait_for_taker(world);
 }
 
 int Referee::goal_area_side(const msg::FieldGeometry& field, const Vector2d& p) {

@@ -77,6 +77,15 @@ namespace robocaf::sim {
 /// moved to the nearest free point inside the field, out of the goal areas
 /// and at their distance from the ball (REPOSITION events); then play starts:
 /// NORMAL_START for the restart team, FORCE_START for a drop ball.
+///
+/// After NORMAL_START (a kick-off, a restart, or a human's) the ball is in
+/// play for the restart team only (GameState.waiting_for_taker) until it has
+/// moved kInPlayDistance from its spot, or until rules.restart_timeout has
+/// passed (BALL_IN_PLAY event); 0 turns the wait off. Meanwhile a robot of
+/// the other team closer than restart_distance to the spot (kick-off: inside
+/// the centre circle or across the halfway line), by more than
+/// kEncroachTolerance, or one that plays the ball first, is an ENCROACHMENT
+/// and the restart is prepared again, for the same team at the same spot.
 class Referee {
  public:
   /// Length of the half-time break, simulated seconds.
@@ -90,6 +99,12 @@ class Referee {
   /// Robots count as touching when their centres are closer than
   /// (2 + kPushContactTolerance) robot radii.
   static constexpr double kPushContactTolerance = 0.1;
+  /// A restart is taken once the ball has moved this far (m) from its spot.
+  static constexpr double kInPlayDistance = 0.05;
+  /// How far (m) a robot of the other team may stray inside its restart
+  /// distance (or the centre circle) before the restart is taken: robots
+  /// the referee placed exactly on the limit may be nudged.
+  static constexpr double kEncroachTolerance = 0.05;
 
   /// Throws std::invalid_argument if half_duration is not positive or a
   /// rule's time or distance is negative.
@@ -176,6 +191,12 @@ class Referee {
                        msg::RefereeEventKind event, const std::string& reason, Physics& world,
                        double t, Events& ev);
   void start_restart(Physics& world, double t, Events& ev);
+  // After a NORMAL_START: the other team keeps its distance until the
+  // restart team moves the ball (see the class comment).
+  void wait_for_taker(const Physics& world);
+  // While waiting: true when a robot of the other team came too close (or
+  // played the ball) and the restart is being retaken.
+  bool check_taker(Physics& world, double t, Events& ev);
   void move_robots_off_ball(const Eigen::Vector2d& spot, const std::string& where, Physics& world,
                             double t, Events& ev);
   void report_shot(const Physics& world, Events& ev);
@@ -193,6 +214,7 @@ class Referee {
   double placement_start_ = 0.0; // start of the current kick-off or restart preparation
   double kickoff_placement_seconds_ = 0.0;  // the current kick-off's: longer after the side switch
   double restart_time_ = 0.0;    // last time play (re)started
+  Eigen::Vector2d taker_spot_{0, 0};  // where the ball lay when the restart team's NORMAL_START came
   Eigen::Vector2d anchor_{0, 0}; // where the ball was when it last moved on
   double anchor_t_ = 0.0;
   Eigen::Vector2d prev_ball_{0, 0};  // ball at the previous update: where it crossed a line

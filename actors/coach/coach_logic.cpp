@@ -46,16 +46,20 @@ msg::CoachCommand CoachLogic::on_game_state(const msg::GameState& game, const st
     case msg::REF_FORCE_START: directive = msg::COACH_PLAY; break;
     default: directive = msg::COACH_HOLD; break;
   }
+  // Their restart, not yet taken: keep the places that kept the distance.
+  const bool waiting_for_them = game.command() == msg::REF_NORMAL_START && game.waiting_for_taker() &&
+                                game.restart_team() != team_;
+  if (waiting_for_them) directive = msg::COACH_PLACE;
   // Between halves and after the match nobody plays, whatever the last command was.
   if (game.stage() == msg::STAGE_HALF_TIME || game.stage() == msg::STAGE_POST_GAME) directive = msg::COACH_HOLD;
   cmd.set_directive(directive);
 
   if (directive == msg::COACH_PLACE) {
-    const auto placements = game.command() == msg::REF_PREPARE_RESTART
-                                ? restart_placements(game, present, own_poses, cmd.attack_positive_x())
-                                : kickoff_placements(present, cmd.attack_positive_x(), cmd.we_kick_off());
+    const bool kickoff = game.command() == msg::REF_PREPARE_KICKOFF || game.restart() == msg::RESTART_KICKOFF;
+    const auto placements = kickoff ? kickoff_placements(present, cmd.attack_positive_x(), cmd.we_kick_off())
+                                    : restart_placements(game, present, own_poses, cmd.attack_positive_x());
     for (const auto& p : placements) *cmd.add_placements() = p;
-    if (game.command() == msg::REF_PREPARE_RESTART) {
+    if (!kickoff) {
       *cmd.mutable_ball_spot() = game.ball_spot();
     } else {
       cmd.mutable_ball_spot();  // the centre spot

@@ -16,7 +16,9 @@ namespace robocaf::actors {
 ///
 /// Directive: half time and post game, HALT and STOP -> COACH_HOLD;
 /// PREPARE_KICKOFF and PREPARE_RESTART -> COACH_PLACE; NORMAL_START and
-/// FORCE_START -> COACH_PLAY. A team defends the side it stands on, so it
+/// FORCE_START -> COACH_PLAY, except that a team waiting for the other team
+/// to take its restart (GameState.waiting_for_taker) stays placed
+/// (COACH_PLACE with the restart's placements) until the ball is in play. A team defends the side it stands on, so it
 /// attacks +x exactly when it is not on the positive side.
 class CoachLogic {
  public:

@@ -298,6 +298,36 @@ TEST(CoachLogic, OtherTeamKeepsTheRestartDistance) {
   EXPECT_LT(placement_of(c, 4)->x(), bx);
 }
 
+TEST(CoachLogic, WhileTheOtherTeamHasNotTakenItsRestartTheTeamStaysPlaced) {
+  const double d = 0.3;
+  const msg::LeaguePreset league = with_restart_distance(mirosot(), d);
+  const double bx = 0.5, by = 0.3;
+  const CoachLogic::RobotPoses poses{{1, pose(1.0, 0.0, 3.0)}, {2, pose(0.6, 0.35, 3.0)}};
+  msg::GameState g = restart(msg::RESTART_FREE_KICK, msg::BLUE, bx, by, true);
+  g.set_command(msg::REF_NORMAL_START);
+  g.set_waiting_for_taker(true);
+  // Yellow waits for blue's free kick on places that keep the distance.
+  const auto waiting = CoachLogic(msg::YELLOW, league).on_game_state(g, {1, 2}, poses);
+  EXPECT_EQ(waiting.directive(), msg::COACH_PLACE);
+  ASSERT_EQ(waiting.placements_size(), 2);
+  for (const auto& p : waiting.placements()) EXPECT_GE(dist(p.pose(), bx, by), d - 1e-9);
+  // Blue, taking it, plays.
+  EXPECT_EQ(CoachLogic(msg::BLUE, league).on_game_state(g, {1, 2}, poses).directive(), msg::COACH_PLAY);
+  // Once the ball is in play, yellow plays too.
+  g.set_waiting_for_taker(false);
+  EXPECT_EQ(CoachLogic(msg::YELLOW, league).on_game_state(g, {1, 2}, poses).directive(), msg::COACH_PLAY);
+  // Their kick-off: kick-off places, out of the centre circle.
+  msg::GameState k = game(msg::REF_NORMAL_START, msg::BLUE, true);
+  k.set_restart(msg::RESTART_KICKOFF);
+  k.set_restart_team(msg::BLUE);
+  k.set_waiting_for_taker(true);
+  const auto kickoff = CoachLogic(msg::YELLOW, league).on_game_state(k, {1, 2}, poses);
+  EXPECT_EQ(kickoff.directive(), msg::COACH_PLACE);
+  ASSERT_EQ(kickoff.placements_size(), 2);
+  for (const auto& p : kickoff.placements())
+    EXPECT_GE(std::hypot(p.pose().x(), p.pose().y()), league.field().center_circle_radius());
+}
+
 TEST(CoachLogic, NearTheTouchLineTheRobotGoesAroundTheBall) {
   const double d = 0.3;
   const msg::LeaguePreset league = with_restart_distance(mirosot(), d);

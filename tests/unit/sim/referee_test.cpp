@@ -968,5 +968,99 @@ TEST(RefereeRules, RejectsNegativeRules) {
   EXPECT_THROW({ Referee r(cfg); }, std::invalid_argument);
 }
 
+// A throw-in for yellow at (0.3, 0.9 - ball radius), just started: the
+// scripted run of BallOverTheTouchLineIsAThrowInForTheOtherTeam.
+Vector2d start_yellow_throw_in(Match& m) {
+  m.update();
+  m.run_until(2.0);
+  const auto ev = push_ball(m, msg::BLUE, 2, {0.3, 0.7}, {0, 1}, 4.0);
+  const auto throw_in = of_kind(ev, msg::REF_EVENT_THROW_IN);
+  EXPECT_EQ(throw_in.size(), 1u);
+  m.run_until(throw_in.at(0).t() + 2.0);
+  EXPECT_EQ(m.ref.state().command(), msg::REF_NORMAL_START);
+  return spot(m.ref.state());
+}
+
+TEST(RefereeRestartTaker, CloserThanTheDistanceBeforeTheTakerPlaysIsAnEncroachmentAndARetake) {
+  Match m(open_field());
+  const Vector2d ball = start_yellow_throw_in(m);
+  EXPECT_TRUE(m.ref.state().waiting_for_taker());
+  // Blue 3 walks up to the ball before yellow has touched it.
+  m.world.place_robot(msg::BLUE, 3, pose(ball.x() + 0.2, ball.y() - 0.1));
+  const auto ev = m.run_until(m.world.time() + 0.02);
+  const auto foul = of_kind(ev, msg::REF_EVENT_ENCROACHMENT);
+  ASSERT_EQ(foul.size(), 1u);
+  EXPECT_EQ(foul[0].team(), msg::BLUE) << foul[0].reason();
+  EXPECT_EQ(foul[0].robot_id(), 3u);
+  EXPECT_TRUE(mentions(foul[0], "closer than 0.30 m")) << foul[0].reason();
+  EXPECT_TRUE(mentions(foul[0], "retaken")) << foul[0].reason();
+  // The same throw-in again, for the same team at the same spot.
+  const auto& s = m.ref.state();
+  EXPECT_EQ(s.command(), msg::REF_PREPARE_RESTART);
+  EXPECT_EQ(s.restart(), msg::RESTART_THROW_IN);
+  EXPECT_EQ(s.restart_team(), msg::YELLOW);
+  EXPECT_LT((spot(s) - ball).norm(), 1e-9);
+  EXPECT_FALSE(s.waiting_for_taker());
+}
+
+TEST(RefereeRestartTaker, OnceTheTakerMovedTheBallBothTeamsMayPlayIt) {
+  Match m(open_field());
+  const Vector2d ball = start_yellow_throw_in(m);
+  // Yellow 2 plays the ball in, away from the line.
+  auto ev = push_ball(m, msg::YELLOW, 2, ball, {0.2, -1}, m.world.time() + 1.0);
+  EXPECT_TRUE(of_kind(ev, msg::REF_EVENT_ENCROACHMENT).empty());
+  EXPECT_FALSE(m.ref.state().waiting_for_taker());
+  // Now blue may come as close as it likes.
+  m.world.place_robot(msg::BLUE, 3, pose(m.world.ball_position().x() + 0.1, m.world.ball_position().y() - 0.1));
+  ev = m.run_until(m.world.time() + 0.1);
+  EXPECT_TRUE(of_kind(ev, msg::REF_EVENT_ENCROACHMENT).empty());
+  EXPECT_EQ(m.ref.state().command(), msg::REF_NORMAL_START);
+}
+
+TEST(RefereeRestartTaker, ARestartNotTakenIsInPlayAfterTheTimeout) {
+  msg::MatchConfig config = open_field();
+  config.mutable_league()->mutable_rules()->set_restart_timeout(3.0);
+  Match m(config);
+  start_yellow_throw_in(m);
+  const double started = m.world.time();
+  auto ev = m.run_until(started + 2.9);
+  EXPECT_TRUE(m.ref.state().waiting_for_taker());
+  ev = m.run_until(started + 3.02);
+  const auto in_play = of_kind(ev, msg::REF_EVENT_BALL_IN_PLAY);
+  ASSERT_EQ(in_play.size(), 1u);
+  EXPECT_EQ(in_play[0].team(), msg::YELLOW);
+  EXPECT_TRUE(mentions(in_play[0], "within 3 s")) << in_play[0].reason();
+  EXPECT_FALSE(m.ref.state().waiting_for_taker());
+}
+
+TEST(RefereeRestartTaker, EnteringTheCentreCircleBeforeTheKickoffIsTakenRetakesIt) {
+  Match m;
+  m.update();
+  m.run_until(2.0);
+  ASSERT_EQ(m.ref.state().command(), msg::REF_NORMAL_START);
+  EXPECT_TRUE(m.ref.state().waiting_for_taker());
+  // Yellow (not kicking off) 1 steps into the circle, in its own half.
+  m.world.place_robot(msg::YELLOW, 1, pose(0.5 * m.cfg.league().field().center_circle_radius(), 0.2));
+  const auto ev = m.run_until(2.04);
+  const auto foul = of_kind(ev, msg::REF_EVENT_ENCROACHMENT);
+  ASSERT_EQ(foul.size(), 1u);
+  EXPECT_EQ(foul[0].team(), msg::YELLOW);
+  EXPECT_TRUE(mentions(foul[0], "centre circle")) << foul[0].reason();
+  EXPECT_EQ(m.ref.state().command(), msg::REF_PREPARE_KICKOFF);
+  EXPECT_EQ(m.ref.state().kickoff_team(), msg::BLUE);
+}
+
+TEST(RefereeRestartTaker, ZeroTimeoutPutsTheBallInPlayAtOnce) {
+  msg::MatchConfig config = mirosot();
+  config.mutable_league()->mutable_rules()->set_restart_timeout(0.0);
+  Match m(config);
+  m.update();
+  m.run_until(2.0);
+  ASSERT_EQ(m.ref.state().command(), msg::REF_NORMAL_START);
+  EXPECT_FALSE(m.ref.state().waiting_for_taker());
+  m.world.place_robot(msg::YELLOW, 1, pose(0.05, 0.2));
+  EXPECT_TRUE(of_kind(m.run_until(2.1), msg::REF_EVENT_ENCROACHMENT).empty());
+}
+
 }  // namespace
 }  // namespace robocaf::sim
