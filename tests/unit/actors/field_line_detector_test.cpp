@@ -20,30 +20,16 @@
 #include "sim/camera/onboard_image.hpp"
 #include "sim/camera/robot_markings.hpp"
 #include "sim/random.hpp"
+#include "tests/unit/actors/onboard_drive.hpp"
 
 namespace robocaf::actors {
 namespace {
 
 using runtime::kPi;
 
-msg::Pose2 pose(double x, double y, double theta) {
-  msg::Pose2 p;
-  p.set_x(x);
-  p.set_y(y);
-  p.set_theta(theta);
-  return p;
-}
-
-// Robot frame of `p` -> field frame, and back.
-Eigen::Vector2d to_field(const msg::Pose2& p, const Eigen::Vector2d& ego) {
-  const double c = std::cos(p.theta()), s = std::sin(p.theta());
-  return {p.x() + c * ego.x() - s * ego.y(), p.y() + s * ego.x() + c * ego.y()};
-}
-Eigen::Vector2d to_robot(const msg::Pose2& p, const Eigen::Vector2d& field) {
-  const double c = std::cos(p.theta()), s = std::sin(p.theta());
-  const Eigen::Vector2d d = field - Eigen::Vector2d(p.x(), p.y());
-  return {c * d.x() + s * d.y(), -s * d.x() + c * d.y()};
-}
+using testing::pose;
+using testing::to_field;
+using testing::to_robot;
 
 std::string where(const msg::Pose2& p) {
   return "observer (" + std::to_string(p.x()) + ", " + std::to_string(p.y()) + ", " + std::to_string(p.theta()) + ")";

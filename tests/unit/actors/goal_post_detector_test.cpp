@@ -16,28 +16,16 @@
 #include "runtime/config_loader.hpp"
 #include "sim/camera/onboard_image.hpp"
 #include "sim/camera/robot_markings.hpp"
-#include "sim/physics.hpp"
 #include "sim/random.hpp"
+#include "tests/unit/actors/onboard_drive.hpp"
 
 namespace robocaf::actors {
 namespace {
 
 using runtime::kPi;
 
-msg::Pose2 pose(double x, double y, double theta) {
-  msg::Pose2 p;
-  p.set_x(x);
-  p.set_y(y);
-  p.set_theta(theta);
-  return p;
-}
-
-// Field frame -> the frame of a robot at `p`.
-Eigen::Vector2d to_robot(const msg::Pose2& p, const Eigen::Vector2d& field) {
-  const double c = std::cos(p.theta()), s = std::sin(p.theta());
-  const Eigen::Vector2d d = field - Eigen::Vector2d(p.x(), p.y());
-  return {c * d.x() + s * d.y(), -s * d.x() + c * d.y()};
-}
+using testing::pose;
+using testing::to_robot;
 
 void add_robot(msg::WorldTruth& truth, msg::Team team, std::uint32_t id, const msg::Pose2& p) {
   auto* r = truth.add_robots();
@@ -190,67 +178,20 @@ TEST_F(GoalPostDetectorTest, RejectsImagesOfTheWrongSize) {
 // which odometry never learns of): with the goal in view the filter's pose
 // closes on the truth and stays there.
 TEST_F(GoalPostDetectorTest, OnboardFilterOnImagesFindsTheTruthWhereOdometryIsOff) {
-  msg::LeaguePreset league = match_.league();
-  league.mutable_robot()->set_heading_noise(0.03);
-  league.mutable_robot()->set_slip(0.03);
-  sim::Physics physics(league, match_.sim(), 5);
   // Back and forth 4 to 6 m before the +x goal, swaying +-0.2 rad: the goal stays in view.
-  physics.add_robot(msg::BLUE, 1, pose(3.5, 0.8, 0.0));
-  physics.place_ball({0.0, -30.0});
-  OnboardImageDetector detector(league, renderer_.calibration_for(msg::Pose2()), msg::ColourThresholds());
-  OnboardFilter filter(msg::BLUE, 1, league, match_.sim().onboard_camera().noise_per_metre());
-  const msg::Pose2 offset = pose(0.6, -0.4, 0.12);
-
-  double error_sum = 0.0, odometry_error_sum = 0.0, worst = 0.0, worst_heading = 0.0, first_error = 0.0;
-  std::uint64_t frames = 0, fixes = 0, scored = 0;
-  for (int step = 0; step < 20000; ++step) {
-    const double t = physics.time();
-    if (step % 100 == 0) {
-      const msg::WorldTruth truth = physics.truth(static_cast<std::uint64_t>(step));
-      const msg::Pose2 truth_pose = truth.robots(0).pose();
-      msg::Odometry odometry = physics.odometry(msg::BLUE, 1);
-      auto* p = odometry.mutable_pose();
-      p->set_x(p->x() + offset.x());
-      p->set_y(p->y() + offset.y());
-      p->set_theta(runtime::wrap_angle(p->theta() + offset.theta()));
-      filter.on_odometry(odometry);
-      const OnboardDetections detections = detector.detect(renderer_.render(truth, msg::BLUE, 1, ++frames));
-      fixes += !detections.goals.empty();
-      const msg::Percept percept =
-          filter.to_percept(OnboardImageDetector::to_frame(detections, frames, t, msg::BLUE, 1));
-      ASSERT_TRUE(percept.has_self_pose());
-      const double error = std::hypot(percept.self_pose().x() - truth_pose.x(), percept.self_pose().y() - truth_pose.y());
-      if (frames == 1)
-        first_error = std::hypot(odometry.pose().x() - truth_pose.x(), odometry.pose().y() - truth_pose.y());
-      if (t >= 5.0) {  // 50 frames to close in
-        error_sum += error;
-        odometry_error_sum += std::hypot(odometry.pose().x() - truth_pose.x(), odometry.pose().y() - truth_pose.y());
-        worst = std::max(worst, error);
-        worst_heading =
-            std::max(worst_heading, std::abs(runtime::wrap_angle(percept.self_pose().theta() - truth_pose.theta())));
-        ++scored;
-      }
-    }
-    msg::RobotCommand command;
-    command.set_team(msg::BLUE);
-    command.set_robot_id(1);
-    const double v = 0.6 * std::sin(2 * kPi * t / 8.0), omega = 0.25 * std::sin(2 * kPi * t / 5.0);
-    command.mutable_wheels()->set_left(v - 0.2 * omega);  // wheel base 0.4 m
-    command.mutable_wheels()->set_right(v + 0.2 * omega);
-    physics.set_command(msg::BLUE, 1, command, t);
-    physics.step(0.001);
-  }
-  ASSERT_GT(scored, 0u);
-  const double mean = error_sum / scored, odometry_mean = odometry_error_sum / scored;
-  std::cout << frames << " images, " << fixes << " with a goal; after 5 s position error mean " << mean
-            << " m, worst " << worst << " m, heading worst " << worst_heading << " rad; odometry alone mean "
-            << odometry_mean << " m\n";
-  EXPECT_GT(first_error, 0.5) << "odometry started well off";
-  EXPECT_GT(fixes, frames / 3) << "the goal was in view for a good part of the drive";
-  EXPECT_LT(mean, 0.15);
-  EXPECT_LT(mean, 0.25 * odometry_mean);
-  EXPECT_LT(worst, 0.4);
-  EXPECT_LT(worst_heading, 0.06);
+  testing::OnboardDrive drive;
+  drive.start = pose(3.5, 0.8, 0.0);
+  drive.odometry_offset = pose(0.6, -0.4, 0.12);
+  const testing::OnboardDriveResult r = testing::drive_on_onboard_images(match_, renderer_, drive);
+  std::cout << r.images << " images, " << r.images_with_goal << " with a goal; after 5 s position error mean "
+            << r.mean_error << " m, worst " << r.worst_error << " m, heading worst " << r.worst_heading_error
+            << " rad; odometry alone mean " << r.mean_odometry_error << " m\n";
+  EXPECT_GT(r.first_odometry_error, 0.5) << "odometry started well off";
+  EXPECT_GT(r.images_with_goal, r.images / 3) << "the goal was in view for a good part of the drive";
+  EXPECT_LT(r.mean_error, 0.15);
+  EXPECT_LT(r.mean_error, 0.25 * r.mean_odometry_error);
+  EXPECT_LT(r.worst_error, 0.4);
+  EXPECT_LT(r.worst_heading_error, 0.06);
 }
 
 }  // namespace

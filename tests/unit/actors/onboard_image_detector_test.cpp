@@ -2,20 +2,17 @@
 // scenes (MSL preset: its camera, lighting gradient and pixel noise).
 #include "actors/perception/onboard_image_detector.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "actors/perception/onboard_filter.hpp"
-#include "runtime/angle.hpp"
 #include "runtime/config_loader.hpp"
 #include "sim/camera/onboard_image.hpp"
 #include "sim/camera/robot_markings.hpp"
-#include "sim/physics.hpp"
 #include "sim/random.hpp"
+#include "tests/unit/actors/onboard_drive.hpp"
 
 namespace robocaf::actors {
 namespace {
@@ -185,72 +182,28 @@ TEST_F(OnboardImageDetectorTest, RejectsImagesOfAnotherSizeOrType) {
 // view: only the field lines the detector finds hold the pose. Odometry
 // starts 0.3 m and 0.05 rad off.
 TEST_F(OnboardImageDetectorTest, FieldLinesInTheImagesHoldThePoseWithoutAGoalInView) {
-  msg::LeaguePreset league = match_.league();
-  league.mutable_robot()->set_heading_noise(0.03);
-  league.mutable_robot()->set_slip(0.03);
-  sim::Physics physics(league, match_.sim(), 7);
-  msg::Pose2 start;
-  start.set_x(-1.0);
-  start.set_y(2.5);
-  start.set_theta(kPi / 2);
-  physics.add_robot(msg::BLUE, 1, start);
-  physics.place_ball({0.0, -30.0});
-  OnboardFilter filter(msg::BLUE, 1, league, match_.sim().onboard_camera().noise_per_metre());
-  const double dx = 0.2, dy = -0.22, dtheta = 0.05;
-
-  double error_sum = 0.0, odometry_error_sum = 0.0, worst = 0.0, worst_heading = 0.0;
-  std::uint64_t frames = 0, goals = 0, scored = 0, points = 0;
-  for (int step = 0; step < 20000; ++step) {
-    const double t = physics.time();
-    if (step % 100 == 0) {
-      const msg::WorldTruth truth = physics.truth(static_cast<std::uint64_t>(step));
-      const msg::Pose2 truth_pose = truth.robots(0).pose();
-      msg::Odometry odometry = physics.odometry(msg::BLUE, 1);
-      auto* p = odometry.mutable_pose();
-      p->set_x(p->x() + dx);
-      p->set_y(p->y() + dy);
-      p->set_theta(runtime::wrap_angle(p->theta() + dtheta));
-      filter.on_odometry(odometry);
-      const OnboardDetections detections = detector_.detect(renderer_.render(truth, msg::BLUE, 1, ++frames));
-      goals += detections.goals.size();
-      points += detections.line_points.size();
-      const msg::OnboardFrame frame = OnboardImageDetector::to_frame(detections, frames, t, msg::BLUE, 1);
-      ASSERT_EQ(frame.line_points_size(), static_cast<int>(detections.line_points.size()));
-      const msg::Percept percept = filter.to_percept(frame);
-      ASSERT_TRUE(percept.has_self_pose());
-      if (t >= 5.0) {  // 50 frames to close in
-        const double error =
-            std::hypot(percept.self_pose().x() - truth_pose.x(), percept.self_pose().y() - truth_pose.y());
-        error_sum += error;
-        odometry_error_sum += std::hypot(odometry.pose().x() - truth_pose.x(), odometry.pose().y() - truth_pose.y());
-        worst = std::max(worst, error);
-        worst_heading =
-            std::max(worst_heading, std::abs(runtime::wrap_angle(percept.self_pose().theta() - truth_pose.theta())));
-        ++scored;
-      }
-    }
-    // Back and forth along y, swaying +-0.25 rad: the touch line, the
-    // halfway line and the centre circle stay in view.
-    msg::RobotCommand command;
-    command.set_team(msg::BLUE);
-    command.set_robot_id(1);
-    const double v = 0.6 * std::sin(2 * kPi * t / 8.0), omega = 0.3 * std::sin(2 * kPi * t / 5.0);
-    command.mutable_wheels()->set_left(v - 0.2 * omega);  // wheel base 0.4 m
-    command.mutable_wheels()->set_right(v + 0.2 * omega);
-    physics.set_command(msg::BLUE, 1, command, t);
-    physics.step(0.001);
-  }
-  ASSERT_GT(scored, 0u);
-  const double mean = error_sum / scored, odometry_mean = odometry_error_sum / scored;
-  std::cout << frames << " images, " << points << " line points, " << goals << " goals; after 5 s position error mean "
-            << mean << " m, worst " << worst << " m, heading worst " << worst_heading
-            << " rad; odometry alone mean " << odometry_mean << " m\n";
-  EXPECT_EQ(goals, 0u) << "a goal came into view: the test is about lines";
-  EXPECT_GT(points, 10 * frames) << "the lines were in view";
-  EXPECT_LT(mean, 0.05);
-  EXPECT_LT(mean, 0.25 * odometry_mean);
-  EXPECT_LT(worst, 0.15);
-  EXPECT_LT(worst_heading, 0.03);
+  // Back and forth along y near the halfway line, swaying +-0.3 rad: the
+  // touch line, the halfway line and the centre circle stay in view.
+  testing::OnboardDrive drive;
+  drive.start.set_x(-1.0);
+  drive.start.set_y(2.5);
+  drive.start.set_theta(kPi / 2);
+  drive.odometry_offset.set_x(0.2);
+  drive.odometry_offset.set_y(-0.22);
+  drive.odometry_offset.set_theta(0.05);
+  drive.sway = 0.3;
+  drive.physics_seed = 7;
+  const testing::OnboardDriveResult r = testing::drive_on_onboard_images(match_, renderer_, drive);
+  std::cout << r.images << " images, " << r.line_points << " line points, " << r.images_with_goal
+            << " with a goal; after 5 s position error mean " << r.mean_error << " m, worst " << r.worst_error
+            << " m, heading worst " << r.worst_heading_error << " rad; odometry alone mean "
+            << r.mean_odometry_error << " m\n";
+  EXPECT_EQ(r.images_with_goal, 0u) << "a goal came into view: the test is about lines";
+  EXPECT_GT(r.line_points, 10 * r.images) << "the lines were in view";
+  EXPECT_LT(r.mean_error, 0.05);
+  EXPECT_LT(r.mean_error, 0.25 * r.mean_odometry_error);
+  EXPECT_LT(r.worst_error, 0.15);
+  EXPECT_LT(r.worst_heading_error, 0.03);
 }
 
 }  // namespace
