@@ -263,13 +263,19 @@ INSTANTIATE_TEST_SUITE_P(
         AttackCase{"ball_against_side_wall_ahead_of_robot", 0.2, -0.7, kPi, 0.5, -0.875, true}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
-TEST(SkillController, OmniRobotWithKickerScores) {
+// MiroSot's field with an omni robot that kicks at 3 m/s.
+msg::MatchConfig omni_kicker_match() {
   msg::MatchConfig config = mirosot_match();
   auto* robot = config.mutable_league()->mutable_robot();
   robot->set_drive(msg::DRIVE_OMNI);
   robot->set_kick_speed(3.0);
   robot->set_max_acceleration(2.0);
   robot->set_max_deceleration(3.0);
+  return config;
+}
+
+TEST(SkillController, OmniRobotWithKickerScores) {
+  const msg::MatchConfig config = omni_kicker_match();
   for (const AttackCase& c : {AttackCase{"ahead", -0.6, 0.1, 0.0, 0.0, 0.0, true},
                               AttackCase{"between", 0.4, 0.02, 1.0, 0.0, 0.0, true},
                               AttackCase{"minus_x", -0.3, -0.4, 0.0, 0.2, 0.3, false}}) {
@@ -955,12 +961,7 @@ TEST(SkillController, FieldPlayersWithoutABallTurnToSearchForIt) {
 TEST(SkillController, OmniRobotWithKickerShootsPastTheKeeper) {
   // A keeper stands in the middle of the goal, right on the straight line
   // from the ball: the shot goes into the open part beside it.
-  msg::MatchConfig config = mirosot_match();
-  auto* robot = config.mutable_league()->mutable_robot();
-  robot->set_drive(msg::DRIVE_OMNI);
-  robot->set_kick_speed(3.0);
-  robot->set_max_acceleration(2.0);
-  robot->set_max_deceleration(3.0);
+  const msg::MatchConfig config = omni_kicker_match();
   const double gx = 0.5 * config.league().field().length();
   const double clear = config.league().robot().radius() + config.league().ball().radius();
   MiniWorld w(config);
