@@ -334,7 +334,7 @@ std::vector<msg::RefereeEvent> Referee::update(Physics& world, double t, std::ui
         break;
       }
       if (!in_play()) break;
-      if (state_.waiting_for_taker() && check_taker(world, t, ev)) break;
+      if (state_.waiting_for_taker()) check_taker(world, t, ev);
       if (check_ball_out(world, t, ev) || check_goal_area(world, t, ev) || check_pushing(world, t, ev)) break;
       if (sim.stalemate_seconds() > 0.0) {
         if ((world.ball_position() - anchor_).norm() > kStuckRadius) {
@@ -885,49 +885,50 @@ void Referee::wait_for_taker(const Physics& world) {
   taker_spot_ = world.ball_position();
 }
 
-bool Referee::check_taker(Physics& world, double t, Events& ev) {
+void Referee::check_taker(Physics& world, double t, Events& ev) {
   const msg::LeaguePreset& league = config_.league();
   const msg::Team taker = state_.restart_team();
-  const msg::RestartKind kind = state_.restart();
-  const bool kickoff = kind == msg::RESTART_KICKOFF;
-  const std::string what = restart_str(kind);
-  auto retake = [&](msg::Team team, std::uint32_t id, const std::string& did) {
-    const std::string reason = robot_str(team, id) + " " + did + " before " + team_str(taker) + " took the " +
-                               what + ": the " + what + " is retaken";
-    add_event(ev, t, msg::REF_EVENT_ENCROACHMENT, team, id, reason);
-    if (kickoff) {
-      prepare_kickoff(taker, world, t);
-    } else {
-      const msg::RefereeEventKind again = kind == msg::RESTART_THROW_IN      ? msg::REF_EVENT_THROW_IN
-                                          : kind == msg::RESTART_CORNER_KICK ? msg::REF_EVENT_CORNER_KICK
-                                          : kind == msg::RESTART_GOAL_KICK   ? msg::REF_EVENT_GOAL_KICK
-                                                                             : msg::REF_EVENT_FREE_KICK;
-      prepare_restart(kind, taker, taker_spot_, again,
-                      what + " for " + team_str(taker) + " at " + fmt(taker_spot_) + " again", world, t, ev);
-    }
-    state_.set_waiting_for_taker(false);
-    return true;
+  const bool kickoff = state_.restart() == msg::RESTART_KICKOFF;
+  const std::string what = restart_str(state_.restart());
+  const double distance = league.rules().restart_distance();
+  const auto keys = world.robot_keys();
+  auto xy = [](const msg::Pose2& p) { return Vector2d(p.x(), p.y()); };
+  // Sends robot i back to the nearest place it may stand, clear of the others.
+  auto send_back = [&](std::size_t i, const std::string& did) {
+    std::vector<Vector2d> taken;
+    for (std::size_t k = 0; k < keys.size(); ++k)
+      if (k != i) taken.push_back(xy(world.robot_pose(keys[k].team, keys[k].id)));
+    msg::Pose2 p = world.robot_pose(keys[i].team, keys[i].id);
+    const Vector2d from(p.x(), p.y());
+    const Vector2d to = kickoff ? free_legal(rules_for(league, team_on_positive_side(keys[i].team), false), from, taken)
+                                : keep_away_point(league, taker_spot_, from, distance, taken);
+    p.set_x(to.x());
+    p.set_y(to.y());
+    world.place_robot(keys[i].team, keys[i].id, p);
+    add_event(ev, t, msg::REF_EVENT_ENCROACHMENT, keys[i].team, keys[i].id,
+              robot_str(keys[i].team, keys[i].id) + " " + did + " before " + team_str(taker) + " took the " + what +
+                  ": moved from " + fmt(from) + " to " + fmt(to));
   };
   const Touch& touch = world.last_touch();
   if ((world.ball_position() - taker_spot_).norm() > kInPlayDistance) {
-    if (touch.valid && touch.t >= restart_time_ && touch.team != taker)
-      return retake(touch.team, touch.robot_id, "played the ball");
-    state_.set_waiting_for_taker(false);  // taken: in play for both
-    return false;
+    if (!(touch.valid && touch.t >= restart_time_ && touch.team != taker)) {
+      state_.set_waiting_for_taker(false);  // taken: in play for both
+      return;
+    }
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (keys[i].team == touch.team && keys[i].id == touch.robot_id) send_back(i, "played the ball");
+    world.place_ball(taker_spot_);
+    return;
   }
-  const double distance = league.rules().restart_distance();
-  for (const auto& key : world.robot_keys()) {
-    if (key.team == taker) continue;
-    const msg::Pose2 pose = world.robot_pose(key.team, key.id);
-    const Vector2d p(pose.x(), pose.y());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i].team == taker) continue;
+    const Vector2d p = xy(world.robot_pose(keys[i].team, keys[i].id));
     if (kickoff) {
-      const KickoffRules k = rules_for(league, team_on_positive_side(key.team), false);
-      if (p.norm() < k.keep_out - kEncroachTolerance)
-        return retake(key.team, key.id, "entered the centre circle");
-      if (k.side * p.x() < k.robot_r - kEncroachTolerance)
-        return retake(key.team, key.id, "crossed the halfway line");
+      const KickoffRules k = rules_for(league, team_on_positive_side(keys[i].team), false);
+      if (p.norm() < k.keep_out - kEncroachTolerance) send_back(i, "entered the centre circle");
+      else if (k.side * p.x() < k.robot_r - kEncroachTolerance) send_back(i, "crossed the halfway line");
     } else if ((p - taker_spot_).norm() < distance - kEncroachTolerance) {
-      return retake(key.team, key.id, "came closer than " + metres(distance) + " to the ball");
+      send_back(i, "came closer than " + metres(distance) + " to the ball");
     }
   }
   if (t - restart_time_ >= league.rules().restart_timeout() - kTimeEps) {
@@ -936,7 +937,6 @@ bool Referee::check_taker(Physics& world, double t, Events& ev) {
               team_str(taker) + " did not take the " + what + " within " +
                   seconds(league.rules().restart_timeout()) + ": the ball is in play for both teams");
   }
-  return false;
 }
 
 void Referee::start_restart(Physics& world, double t, Events& ev) {

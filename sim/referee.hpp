@@ -84,8 +84,11 @@ namespace robocaf::sim {
 /// passed (BALL_IN_PLAY event); 0 turns the wait off. Meanwhile a robot of
 /// the other team closer than restart_distance to the spot (kick-off: inside
 /// the centre circle or across the halfway line), by more than
-/// kEncroachTolerance, or one that plays the ball first, is an ENCROACHMENT
-/// and the restart is prepared again, for the same team at the same spot.
+/// kEncroachTolerance, or one that plays the ball first, is an ENCROACHMENT:
+/// the referee moves it back to the nearest place it may stand (and the ball
+/// back to its spot), and the wait goes on. Retaking the restart instead
+/// looped: a team whose placement lies inside the distance (the chaser's
+/// robot 1 before its goal area) walked back in every time.
 class Referee {
  public:
   /// Length of the half-time break, simulated seconds.
@@ -194,9 +197,10 @@ class Referee {
   // After a NORMAL_START: the other team keeps its distance until the
   // restart team moves the ball (see the class comment).
   void wait_for_taker(const Physics& world);
-  // While waiting: true when a robot of the other team came too close (or
-  // played the ball) and the restart is being retaken.
-  bool check_taker(Physics& world, double t, Events& ev);
+  // While waiting: robots of the other team that came too close (or played
+  // the ball) are sent back; the wait ends when the taker has moved the ball
+  // or the timeout has passed.
+  void check_taker(Physics& world, double t, Events& ev);
   void move_robots_off_ball(const Eigen::Vector2d& spot, const std::string& where, Physics& world,
                             double t, Events& ev);
   void report_shot(const Physics& world, Events& ev);

@@ -981,26 +981,44 @@ Vector2d start_yellow_throw_in(Match& m) {
   return spot(m.ref.state());
 }
 
-TEST(RefereeRestartTaker, CloserThanTheDistanceBeforeTheTakerPlaysIsAnEncroachmentAndARetake) {
+TEST(RefereeRestartTaker, CloserThanTheDistanceBeforeTheTakerPlaysIsAnEncroachment) {
   Match m(open_field());
   const Vector2d ball = start_yellow_throw_in(m);
   EXPECT_TRUE(m.ref.state().waiting_for_taker());
   // Blue 3 walks up to the ball before yellow has touched it.
   m.world.place_robot(msg::BLUE, 3, pose(ball.x() + 0.2, ball.y() - 0.1));
-  const auto ev = m.run_until(m.world.time() + 0.02);
+  auto ev = m.run_until(m.world.time() + 0.02);
   const auto foul = of_kind(ev, msg::REF_EVENT_ENCROACHMENT);
   ASSERT_EQ(foul.size(), 1u);
   EXPECT_EQ(foul[0].team(), msg::BLUE) << foul[0].reason();
   EXPECT_EQ(foul[0].robot_id(), 3u);
   EXPECT_TRUE(mentions(foul[0], "closer than 0.30 m")) << foul[0].reason();
-  EXPECT_TRUE(mentions(foul[0], "retaken")) << foul[0].reason();
-  // The same throw-in again, for the same team at the same spot.
+  EXPECT_TRUE(mentions(foul[0], "before yellow took the throw-in")) << foul[0].reason();
+  // It is sent back out of the distance; the throw-in is still yellow's to take.
+  EXPECT_GE((xy(m.world.robot_pose(msg::BLUE, 3)) - ball).norm(), kRestartDistance - 1e-9);
   const auto& s = m.ref.state();
-  EXPECT_EQ(s.command(), msg::REF_PREPARE_RESTART);
+  EXPECT_EQ(s.command(), msg::REF_NORMAL_START);
   EXPECT_EQ(s.restart(), msg::RESTART_THROW_IN);
   EXPECT_EQ(s.restart_team(), msg::YELLOW);
-  EXPECT_LT((spot(s) - ball).norm(), 1e-9);
-  EXPECT_FALSE(s.waiting_for_taker());
+  EXPECT_TRUE(s.waiting_for_taker());
+}
+
+TEST(RefereeRestartTaker, PlayingTheBallBeforeTheTakerIsAnEncroachment) {
+  // No distance to keep, so only the touch counts.
+  msg::MatchConfig config = open_field();
+  config.mutable_league()->mutable_rules()->set_restart_distance(0.0);
+  Match m(config);
+  const Vector2d ball = start_yellow_throw_in(m);
+  auto ev = push_ball(m, msg::BLUE, 3, ball, {0, -1}, m.world.time() + 0.5);
+  for (const auto& e : m.run_until(m.world.time() + 0.3)) ev.push_back(e);
+  const auto foul = of_kind(ev, msg::REF_EVENT_ENCROACHMENT);
+  ASSERT_FALSE(foul.empty());
+  EXPECT_EQ(foul[0].team(), msg::BLUE);
+  EXPECT_TRUE(mentions(foul[0], "blue 3 played the ball before yellow took the throw-in")) << foul[0].reason();
+  // The ball goes back on its spot and the throw-in is still yellow's.
+  EXPECT_LT((m.world.ball_position() - ball).norm(), Referee::kInPlayDistance + 0.02);
+  EXPECT_TRUE(m.ref.state().waiting_for_taker());
+  EXPECT_EQ(m.ref.state().restart_team(), msg::YELLOW);
 }
 
 TEST(RefereeRestartTaker, OnceTheTakerMovedTheBallBothTeamsMayPlayIt) {
@@ -1033,7 +1051,7 @@ TEST(RefereeRestartTaker, ARestartNotTakenIsInPlayAfterTheTimeout) {
   EXPECT_FALSE(m.ref.state().waiting_for_taker());
 }
 
-TEST(RefereeRestartTaker, EnteringTheCentreCircleBeforeTheKickoffIsTakenRetakesIt) {
+TEST(RefereeRestartTaker, EnteringTheCentreCircleBeforeTheKickoffIsTakenIsAnEncroachment) {
   Match m;
   m.update();
   m.run_until(2.0);
@@ -1046,8 +1064,10 @@ TEST(RefereeRestartTaker, EnteringTheCentreCircleBeforeTheKickoffIsTakenRetakesI
   ASSERT_EQ(foul.size(), 1u);
   EXPECT_EQ(foul[0].team(), msg::YELLOW);
   EXPECT_TRUE(mentions(foul[0], "centre circle")) << foul[0].reason();
-  EXPECT_EQ(m.ref.state().command(), msg::REF_PREPARE_KICKOFF);
-  EXPECT_EQ(m.ref.state().kickoff_team(), msg::BLUE);
+  const double keep_out = m.cfg.league().field().center_circle_radius() + m.cfg.league().robot().radius();
+  EXPECT_GE(xy(m.world.robot_pose(msg::YELLOW, 1)).norm(), keep_out - 1e-9);
+  EXPECT_GT(xy(m.world.robot_pose(msg::YELLOW, 1)).x(), 0.0);  // its own half
+  EXPECT_TRUE(m.ref.state().waiting_for_taker());
 }
 
 TEST(RefereeRestartTaker, ZeroTimeoutPutsTheBallInPlayAtOnce) {
