@@ -817,7 +817,7 @@ SkillController::Vel SkillController::wall_defender(const Pose& self, const msg:
 }
 
 SkillController::Vel SkillController::supporter(const Pose& self, const msg::WorldEstimate& world,
-                                                bool attack_positive_x) {
+                                                bool attack_positive_x, uint32_t index, uint32_t count) {
   const auto& f = league_.field();
   const double a = attack_positive_x ? 1.0 : -1.0;
   const double r = league_.robot().radius();
@@ -838,11 +838,20 @@ SkillController::Vel SkillController::supporter(const Pose& self, const msg::Wor
   const V follow(std::clamp(b.x() - a * 0.3, -max_ahead, max_ahead),
                  std::clamp(b.y() + inner * 0.2 * f.width(), -max_y, max_y));
   V T = robot_id_ % 2 == 1 ? wide : follow;
-  for (const auto& mate : world.teammates()) {
-    if (mate.robot_id() >= robot_id_) continue;
-    if (std::hypot(mate.pose().x() - T.x(), mate.pose().y() - T.y()) < 4.0 * r) {
-      T = robot_id_ % 2 == 1 ? follow : wide;
-      break;
+  if (count >= 2) {
+    // Several supporters: their places among the supporters (by id) give
+    // each its own spot; more than two go wide on the far side, each a
+    // little further back.
+    const V other(std::clamp(wide.x() - a * 0.15 * f.length() * std::max(0, int(index) - 2), -max_ahead, max_ahead),
+                  std::clamp(b.y() - support_side_ * 0.35 * f.width(), -max_y, max_y));
+    T = index == 0 ? wide : index == 1 ? follow : other;
+  } else {
+    for (const auto& mate : world.teammates()) {
+      if (mate.robot_id() >= robot_id_) continue;
+      if (std::hypot(mate.pose().x() - T.x(), mate.pose().y() - T.y()) < 4.0 * r) {
+        T = robot_id_ % 2 == 1 ? follow : wide;
+        break;
+      }
     }
   }
   double tx = T.x(), ty = T.y();
@@ -1103,7 +1112,9 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
           v = defender(self, world, instruction.attack_positive_x());
         break;
       case msg::ROLE_SUPPORTER:
-        if (ball) v = supporter(self, world, instruction.attack_positive_x());
+        if (ball)
+          v = supporter(self, world, instruction.attack_positive_x(), instruction.role_index(),
+                        instruction.role_count());
         break;
       default: break;
     }

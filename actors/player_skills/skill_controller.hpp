@@ -106,9 +106,11 @@ struct SkillParams {
 ///   own end wall that could only be moved from inside the own goal mouth or
 ///   towards it is left to the keeper, the attacker waiting in front of it.
 ///   Beside its line, the attacker backs off along it to take out the offset;
-/// - supporter: odd ids up-field of the ball on the other side of the field,
-///   even ids following up behind the ball on the inner side; a lower-id
-///   teammate already at the spot keeps it.
+/// - supporter: the first of several supporters (role_index 0) up-field of
+///   the ball on the other side of the field, the second following up behind
+///   the ball on the inner side, any more wide on the far side; a lone
+///   supporter takes the first spot with an odd id, the second with an even
+///   one, unless a lower-id teammate already stands there.
 /// Non-attackers go round the ball rather than touch it. A differential robot
 /// without a kicker is symmetric (MiroSot cube): it may drive and push backwards.
 /// Without a self estimate it stops; without a ball field players search for
@@ -189,7 +191,9 @@ class SkillController {
   // right to left seen from the goal.
   Vel wall_defender(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x, uint32_t index,
                     uint32_t count);
-  Vel supporter(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x);
+  // Supporter `index` of `count` (PlayerInstruction.role_index, role_count).
+  Vel supporter(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x, uint32_t index,
+                uint32_t count);
   Vel search_ball(const Pose& self, const msg::WorldEstimate& world);
   // To the nearest point our centre may reach (free_space_).
   void clamp_to_field(double& x, double& y) const;

@@ -898,6 +898,29 @@ TEST(SkillController, SecondSupporterFollowsUpBehindTheBallOnTheInnerSide) {
   EXPECT_GT(w.y, -0.1);
 }
 
+TEST(SkillController, TwoSupportersWithOddIdsTakeDifferentSpots) {
+  // Supporters 3 and 5 (both odd ids) are the first and second of two: each
+  // goes to its own spot, not both to the wide one.
+  std::vector<std::pair<double, double>> ends;
+  for (uint32_t id : {3u, 5u}) {
+    MiniWorld w;
+    w.skills = SkillController(msg::BLUE, id, w.config.league());
+    w.ball_moves = false;
+    w.x = -0.8;
+    w.bx = -0.3;
+    w.by = 0.4;
+    msg::PlayerInstruction instruction = play(msg::ROLE_SUPPORTER, true);
+    instruction.set_role_index(id == 3u ? 0u : 1u);
+    instruction.set_role_count(2);
+    for (int k = 0; k < 8 * 50; ++k) w.step(instruction);
+    ends.emplace_back(w.x, w.y);
+  }
+  const double r = mirosot_match().league().robot().radius();
+  EXPECT_GT(std::hypot(ends[0].first - ends[1].first, ends[0].second - ends[1].second), 4.0 * r);
+  EXPECT_GT(ends[0].first, -0.3 + 0.3);  // the first up-field
+  EXPECT_NEAR(ends[1].first, -0.3 - 0.3, 0.05);  // the second behind the ball
+}
+
 TEST(SkillController, HoldAndMissingSelfStop) {
   const msg::MatchConfig config = mirosot_match();
   SkillController skills(msg::BLUE, 1, config.league());
