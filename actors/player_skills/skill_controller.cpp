@@ -9,6 +9,7 @@
 #include <Eigen/Dense>
 
 #include "actors/player_skills/intercept.hpp"
+#include "actors/player_skills/pass_selection.hpp"
 #include "actors/player_skills/shot_geometry.hpp"
 #include "runtime/angle.hpp"
 #include "runtime/config_loader.hpp"
@@ -49,11 +50,11 @@ V outside_circle(const V& target, const V& centre, double radius, const V& from)
 // Where the straight way from `from` to `to` passes `obstacle` closer than
 // `radius` between its ends: the fraction of the way at the closest point,
 // and the unit side to pass on (the side the way is already on).
-struct Pass {
+struct CloseCall {
   double fraction;
   V side;
 };
-std::optional<Pass> passes_close(const V& from, const V& to, const V& obstacle, double radius) {
+std::optional<CloseCall> passes_close(const V& from, const V& to, const V& obstacle, double radius) {
   const V seg = to - from;
   const double len2 = seg.squaredNorm();
   if (len2 < 1e-12) return std::nullopt;
@@ -63,7 +64,7 @@ std::optional<Pass> passes_close(const V& from, const V& to, const V& obstacle, 
   if ((closest - obstacle).norm() >= radius) return std::nullopt;
   V perp = V(-seg.y(), seg.x()).normalized();
   if ((closest - obstacle).dot(perp) < 0.0) perp = -perp;
-  return Pass{lambda, perp};
+  return CloseCall{lambda, perp};
 }
 
 }  // namespace
@@ -452,6 +453,58 @@ double SkillController::shot_aim_y(const V& b, const msg::WorldEstimate& world, 
   return *aim_y_;
 }
 
+std::optional<Pass> SkillController::pass_from(const V& b, const msg::WorldEstimate& world, double a) {
+  const auto& robot = league_.robot();
+  if (!params_.pass || !(robot.kick_speed() > 0.0)) {
+    pass_to_.reset();
+    return std::nullopt;
+  }
+  const auto& f = league_.field();
+  const double r = robot.radius(), rb = league_.ball().radius();
+  std::vector<ShotObstacle> opponents;
+  for (const auto& o : world.opponents()) opponents.push_back({V(o.pose().x(), o.pose().y()), r});
+  std::vector<PassReceiver> receivers;
+  for (const auto& m : world.teammates()) {
+    const V q(m.pose().x(), m.pose().y());
+    if (m.robot_id() == robot_id_ || a * (q.x() - b.x()) < -0.5) continue;
+    receivers.push_back({m.robot_id(), q});
+  }
+  auto choose = [&](const std::vector<PassReceiver>& among) {
+    return choose_pass(b, a * 0.5 * f.length(), 0.5 * f.goal_width(), rb, robot.kick_speed(),
+                       runtime::ball_rolling_deceleration(league_.ball()), among, opponents);
+  };
+  std::optional<Pass> pass;
+  if (pass_to_) {
+    for (const auto& q : receivers)
+      if (q.id == *pass_to_) pass = choose({q});
+  }
+  if (!pass) pass = choose(receivers);
+  if (pass) pass_to_ = pass->receiver_id;
+  else pass_to_.reset();
+  return pass;
+}
+
+std::optional<V> SkillController::receiving_point(const Pose& self, const msg::WorldEstimate& world) const {
+  const V b(world.ball().position().x(), world.ball().position().y());
+  const V bv(world.ball().velocity().x(), world.ball().velocity().y());
+  const double speed = bv.norm();
+  if (!params_.pass || !(speed > 0.5)) return std::nullopt;
+  const V dir = bv / speed, p(self.x, self.y);
+  const double r = league_.robot().radius();
+  const double deceleration = runtime::ball_rolling_deceleration(league_.ball());
+  const double along = (p - b).dot(dir);
+  const double rolls = deceleration > 0.0 ? speed * speed / (2.0 * deceleration) : 1e9;
+  if (along < 2.0 * r || along > rolls + r) return std::nullopt;
+  const V q = b + dir * along;
+  // Only a ball coming its way: within a few radii of its path, and it gets
+  // there first.
+  const double off = (q - p).norm();
+  if (off > 4.0 * r + 0.2) return std::nullopt;
+  const double cruise = params_.cruise_fraction * limit_or(league_.robot().max_speed(), 1.0);
+  if (off / cruise > rolling_time(speed, deceleration, along)) return std::nullopt;
+  return q;
+}
+
 SkillController::Vel SkillController::attacker(const Pose& self, const msg::WorldEstimate& world,
                                                bool attack_positive_x, double& kick) {
   const auto& f = league_.field();
@@ -515,7 +568,8 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
   const double aim_margin = rb + 0.25 * f.goal_width();
   const double straight_y = std::clamp(b.y(), -std::max(0.0, 0.5 * f.goal_width() - aim_margin),
                                        std::max(0.0, 0.5 * f.goal_width() - aim_margin));
-  const V goal(a * 0.5 * f.length(), shot_aim_y(b, world, a, straight_y));
+  const std::optional<Pass> pass = pass_from(b, world, a);
+  const V goal = pass ? pass->target : V(a * 0.5 * f.length(), shot_aim_y(b, world, a, straight_y));
   // From a steep angle the near post hides the mouth: a shot would hit it.
   // Take the ball in front of the goal first (MI20's and Clockwork Orange's
   // corner ball), and shoot once the mouth has opened up.
@@ -531,7 +585,7 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
     return std::abs(x - v.x()) < 1e-9 && std::abs(y - v.y()) < 1e-9;
   };
   V u = unit_or(goal - b, V(a, 0.0));
-  if (to_shot_spot_ && beside_goal) {
+  if (to_shot_spot_ && beside_goal && !pass) {
     // Unless the ball lies against a wall: pushed along it, it slides in.
     const V to_spot = unit_or(shot_spot - b, V(a, 0.0));
     if (reachable(b - to_spot * behind)) u = to_spot;
@@ -636,7 +690,11 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
       v.omega = std::clamp(v.omega, -params_.carry_omega, params_.carry_omega);
       v.vx = std::max(v.vx, 0.0);  // backing away would drop it
     }
-    if (robot.kick_speed() > 0.0) {
+    if (pass) {
+      // A pass goes off only along its line: the receiver is small.
+      if (to_ball_now(p, world) < contact + 0.03 && std::abs(herr) < params_.carry_kick_tolerance)
+        kick = pass->kick_speed;
+    } else if (robot.kick_speed() > 0.0) {
       const double ball_bearing = wrap_angle(angle_of(b - p) - self.theta);
       const double heading_x = std::cos(self.theta);
       // Carrying the ball the robot can wait until it faces its aim.
@@ -822,6 +880,12 @@ SkillController::Vel SkillController::supporter(const Pose& self, const msg::Wor
   const double a = attack_positive_x ? 1.0 : -1.0;
   const double r = league_.robot().radius();
   const V b(world.ball().position().x(), world.ball().position().y());
+  // A pass (or any ball) rolling this way: step onto its path, facing it.
+  if (const std::optional<V> q = receiving_point(self, world)) {
+    double qx = q->x(), qy = q->y();
+    clamp_to_field(qx, qy);
+    return go_to_pose(self, qx, qy, angle_of(b - V(qx, qy)), false);
+  }
   // The open side of the field, with a dead band so the supporter does not
   // cross the field each time the ball crosses the middle.
   if (support_side_ == 0 || std::abs(b.y()) > 0.1 * f.width()) support_side_ = b.y() >= 0.0 ? -1 : 1;

@@ -13,6 +13,7 @@
 #include "messages/config.pb.h"
 #include "messages/game.pb.h"
 #include "messages/world.pb.h"
+#include "actors/player_skills/pass_selection.hpp"
 #include "actors/player_skills/path_planner.hpp"
 #include "actors/player_skills/safety_search.hpp"
 
@@ -40,6 +41,10 @@ struct SkillParams {
   // (shot_aim_y) rather than straight at the goal. Off for the baseline
   // opponents, whose robots kick goalwards.
   bool aim_at_open_gaps = true;
+  // With a kicker, pass to a teammate that sees more of the goal than the
+  // ball does, through a lane no opponent reaches in time (choose_pass);
+  // supporters receive a ball rolling their way. Off for the baselines.
+  bool pass = true;
   double min_shot_angle = 0.1;       // rad of open goal mouth (goal_open_angle) below which the attacker does not shoot
   double ball_lookahead_max = 0.5;   // s of ball motion anticipated when chasing it (without intercept)
   bool intercept = true;             // the attacker heads for the earliest point where it can meet the ball
@@ -175,6 +180,13 @@ class SkillController {
   // front of the goal (open_goal_gaps), else the aim it kept, else the middle
   // of the widest gap; the straight aim when no gap is open.
   double shot_aim_y(const Eigen::Vector2d& b, const msg::WorldEstimate& world, double a, double straight_y);
+  // The pass the attacker lines up instead of a shot from ball b, if any
+  // (choose_pass among teammates no deeper than half a metre behind the
+  // ball); the receiver already chosen is kept while it still qualifies.
+  std::optional<Pass> pass_from(const Eigen::Vector2d& b, const msg::WorldEstimate& world, double a);
+  // A supporter on the way of a ball rolling towards it, which it reaches
+  // before the ball: the point on the ball's path to stand on.
+  std::optional<Eigen::Vector2d> receiving_point(const Pose& self, const msg::WorldEstimate& world) const;
   Vel attacker(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x, double& kick);
   Vel keeper(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x, double& kick);
   // Whether the ball is the keeper's to clear: the rules limit the robots in
@@ -248,6 +260,7 @@ class SkillController {
   bool align_back_ = false;          // aligning: backing off along the line (else coming forward)
   bool wall_push_ = false;           // the attacker is pushing the ball along a wall
   std::optional<double> aim_y_;      // shot_aim_y's kept aim
+  std::optional<uint32_t> pass_to_;  // the receiver of the pass being lined up (kept while it stays good)
   bool to_shot_spot_ = false;        // the goal is seen too narrow from the ball: taking it in front of the goal first
   Eigen::Vector2d wall_u_{1.0, 0.0};  // ... in this direction
   int support_side_ = 0;  // which side of the ball the supporter keeps to

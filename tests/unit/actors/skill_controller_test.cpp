@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "actors/motor/motor_control.hpp"
+#include "actors/player_skills/pass_selection.hpp"
 #include "actors/perception/detection_filter.hpp"
 #include "actors/world_knowledge/world_tracker.hpp"
 
@@ -997,6 +998,69 @@ TEST(SkillController, OmniRobotWithKickerShootsPastTheKeeper) {
   // Where it crossed the line it passed the keeper by more than the two radii.
   const double passed_by = std::abs(w.goal_y) * (gx - 0.06 - w.bx) / (gx - w.bx);
   EXPECT_GT(passed_by, clear) << "the ball crossed the goal line at y = " << w.goal_y;
+}
+
+TEST(SkillController, AttackerPassesPastAWallToAnOpenTeammate) {
+  // SSL: three opponents shoulder to shoulder before the goal hide it from
+  // the ball; teammate 2 beside them sees it. Lined up behind the ball
+  // towards 2, the attacker kicks, softer than a shot, so the ball arrives
+  // at PassParams::arrival_speed.
+  const msg::LeaguePreset league = runtime::preset_match_config("ssl").league();
+  msg::WorldEstimate world;
+  world.mutable_ball()->set_valid(true);
+  world.mutable_ball()->mutable_position()->set_x(1.5);
+  for (double y : {-0.18, 0.0, 0.18}) {
+    auto* o = world.add_opponents();
+    o->mutable_pose()->set_x(3.2);
+    o->mutable_pose()->set_y(y);
+  }
+  const Eigen::Vector2d ball(1.5, 0.0), mate(2.6, 1.8);
+  const Eigen::Vector2d u = (mate - ball).normalized();
+  const double d = league.robot().radius() + league.ball().radius() + 0.005;
+  world.mutable_self()->set_robot_id(1);
+  world.mutable_self()->mutable_pose()->set_x(ball.x() - u.x() * d);
+  world.mutable_self()->mutable_pose()->set_y(ball.y() - u.y() * d);
+  world.mutable_self()->mutable_pose()->set_theta(std::atan2(u.y(), u.x()));
+  auto kick_after_steps = [&](const msg::WorldEstimate& w) {
+    SkillController skills(msg::BLUE, 1, league);
+    msg::MotionCommand c;
+    for (int k = 0; k < 3; ++k) c = skills.step(w, play(msg::ROLE_ATTACKER, true), k, 0.02 * k);
+    return c.kick_speed();
+  };
+  // Without the teammate it has nobody to pass to and no shot: no kick.
+  EXPECT_DOUBLE_EQ(kick_after_steps(world), 0.0);
+  auto* t = world.add_teammates();
+  t->set_robot_id(2);
+  t->mutable_pose()->set_x(mate.x());
+  t->mutable_pose()->set_y(mate.y());
+  const double v = PassParams().arrival_speed;
+  const double expected =
+      std::sqrt(v * v + 2.0 * runtime::ball_rolling_deceleration(league.ball()) * (mate - ball).norm());
+  EXPECT_NEAR(kick_after_steps(world), expected, 1e-9);
+  EXPECT_LT(expected, league.robot().kick_speed());
+}
+
+TEST(SkillController, SupporterStepsOntoThePathOfABallRollingItsWay) {
+  // SSL: a ball rolling along y = 0 at 3 m/s towards a supporter standing
+  // 0.2 m beside its path, 2 m ahead: it moves onto the path (-y). A ball
+  // rolling the other way leaves it to its support spot (elsewhere).
+  const msg::LeaguePreset league = runtime::preset_match_config("ssl").league();
+  auto command_for = [&](double ball_vx) {
+    msg::WorldEstimate world = blue_at(3, 2.0, 0.2, kPi);
+    world.mutable_ball()->set_valid(true);
+    world.mutable_ball()->mutable_velocity()->set_x(ball_vx);
+    SkillController skills(msg::BLUE, 3, league);
+    msg::PlayerInstruction instruction = play(msg::ROLE_SUPPORTER, true);
+    msg::MotionCommand c;
+    for (int k = 0; k < 3; ++k) c = skills.step(world, instruction, k, 0.02 * k);
+    // Field-frame velocity of a robot facing -x.
+    return Eigen::Vector2d(-c.velocity().vx(), -c.velocity().vy());
+  };
+  const Eigen::Vector2d towards = command_for(3.0);
+  EXPECT_LT(towards.y(), -0.1);
+  EXPECT_GT(std::abs(towards.y()), 2.0 * std::abs(towards.x()));
+  const Eigen::Vector2d away = command_for(-3.0);
+  EXPECT_GT((away - towards).norm(), 0.1);
 }
 
 TEST(SkillController, OmniRobotWithKickerKicksWhenAligned) {
