@@ -435,13 +435,19 @@ double SkillController::shot_aim_y(const V& b, const msg::WorldEstimate& world, 
     aim_y_.reset();
     return straight_y;
   }
-  // An aim in the middle half of a gap misses its edges by a safe angle; one
-  // that stays there is kept, so two gaps of about the same width (a keeper
-  // in the middle) do not swap the line the robot lines up on every cycle.
+  // An aim in the middle half of a gap misses the robots at its edges by a
+  // safe angle (a post's edge needs no margin: straight_y keeps its own);
+  // one that stays there is kept, so two gaps of about the same width (a
+  // keeper in the middle) do not swap the line the robot lines up on every
+  // cycle.
+  const std::vector<GoalGap> mouth = open_goal_gaps(b, a * 0.5 * f.length(), 0.5 * f.goal_width(),
+                                                    league_.ball().radius(), {});
   auto well_inside = [&](double y) {
     for (const GoalGap& g : gaps) {
       const double quarter = 0.25 * (g.high_y - g.low_y);
-      if (y >= g.low_y + quarter && y <= g.high_y - quarter) return true;
+      const bool post_low = !mouth.empty() && std::abs(g.low_y - mouth.front().low_y) < 1e-9;
+      const bool post_high = !mouth.empty() && std::abs(g.high_y - mouth.front().high_y) < 1e-9;
+      if (y >= g.low_y + (post_low ? 0.0 : quarter) && y <= g.high_y - (post_high ? 0.0 : quarter)) return true;
     }
     return false;
   };
