@@ -1,6 +1,10 @@
 #include "sim/scenarios.hpp"
 
 #include <cmath>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
 #include <stdexcept>
 
 #include "runtime/config_loader.hpp"
@@ -16,6 +20,10 @@ const std::vector<ScenarioInfo> kCatalog = {
     {"ball-to-goal", "robot at (-3.5, 1.5) facing the ball at the centre spot scores on +x (CO 5.3.3)", true},
     {"ball-to-goal-facing-away", "as ball-to-goal, the robot facing -90 degrees (CO 5.3.3)", true},
     {"corner-ball", "ball near the +x,-y corner: a 90 degree turn before the goal, 30 s limit (CO 5.3.4)", true},
+    {"pass-past-wall",
+     "attacker and supporter against a keeper and two defenders walling the goal off: a goal or a pass received "
+     "by the supporter, before yellow touches the ball, 20 s limit",
+     true},
 };
 
 // Clockwork Orange's robot on today's MSL field (their section 3.6 and 5.3).
@@ -146,6 +154,28 @@ std::function<std::optional<msg::ScenarioResult>(const Physics&)> goal_judge() {
   };
 }
 
+// pass-past-wall: a goal or blue 2 touching the ball wins; yellow touching
+// it first (the wall took it), or what goal_judge fails on, loses.
+std::function<std::optional<msg::ScenarioResult>(const Physics&)> pass_judge() {
+  const auto goal = goal_judge();
+  return [goal](const Physics& world) -> std::optional<msg::ScenarioResult> {
+    if (auto decided = goal(world)) return decided;
+    const Touch& touch = world.last_touch();
+    if (!touch.valid) return std::nullopt;
+    msg::ScenarioResult result;
+    if (touch.team == msg::BLUE && touch.robot_id == 2) {
+      result.set_success(true);
+      result.set_reason("pass received by blue 2");
+      return result;
+    }
+    if (touch.team == msg::YELLOW) {
+      result.set_reason("yellow " + std::to_string(touch.robot_id) + " touched the ball first");
+      return result;
+    }
+    return std::nullopt;
+  };
+}
+
 }  // namespace
 
 const std::vector<ScenarioInfo>& scenario_catalog() { return kCatalog; }
@@ -185,6 +215,38 @@ std::shared_ptr<const ScenarioScript> skill_scenario_script(const std::string& n
   robot.team = msg::BLUE;
   robot.id = 1;
   robot.role = msg::ROLE_ATTACKER;
+  if (name == "pass-past-wall") {
+    // MSL: the ball 5 m before the +x goal, a keeper on its line and two
+    // defenders in a wall on the edge of the goal area; the supporter
+    // starts level with the ball on the wing and goes where it supports.
+    script->judge = pass_judge();
+    script->time_limit = 20.0;
+    robot.pose.set_x(3.0);
+    script->ball_position.set_x(4.0);
+    script->robots.push_back(robot);
+    ScenarioScript::Robot mate;
+    mate.team = msg::BLUE;
+    mate.id = 2;
+    mate.role = msg::ROLE_SUPPORTER;
+    mate.pose.set_x(4.0);
+    mate.pose.set_y(3.5);
+    script->robots.push_back(mate);
+    const double wall_x = 0.5 * 18.0 - 0.75 - 0.6;
+    const std::vector<std::pair<msg::Role, std::pair<double, double>>> yellow{
+        {msg::ROLE_KEEPER, {8.6, 0.0}}, {msg::ROLE_DEFENDER, {wall_x, -0.3}}, {msg::ROLE_DEFENDER, {wall_x, 0.3}}};
+    std::uint32_t id = 1;
+    for (const auto& [role, at] : yellow) {
+      ScenarioScript::Robot o;
+      o.team = msg::YELLOW;
+      o.id = id++;
+      o.role = role;
+      o.pose.set_x(at.first);
+      o.pose.set_y(at.second);
+      o.pose.set_theta(M_PI);
+      script->robots.push_back(o);
+    }
+    return script;
+  }
   if (name == "corner-ball") {
     robot.pose.set_x(3.0);
     robot.pose.set_y(-4.5);

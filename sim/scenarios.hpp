@@ -4,8 +4,8 @@
 // Two kinds: physics scenarios drive a Physics world with a scripted
 // controller and need no actors (kick-rolldown, drive-straight); skill
 // scenarios place robots and the ball and let the real actors play
-// (ball-to-goal, ball-to-goal-facing-away, corner-ball) through a
-// ScenarioScript handed to the world actor.
+// (ball-to-goal, ball-to-goal-facing-away, corner-ball, pass-past-wall)
+// through a ScenarioScript handed to the world actor.
 #pragma once
 
 #include <cstdint>

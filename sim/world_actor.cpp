@@ -412,6 +412,16 @@ void begin_cycle(Self* self) {
         instruction.set_attack_positive_x((team == msg::BLUE) == script->blue_attacks_positive_x);
         for (const auto& r : script->robots)
           if (r.team == team && r.id == id) instruction.set_role(r.role);
+        // Its place among the team's robots with that role, by id, as
+        // RoleAssigner numbers them (two defenders form a wall).
+        uint32_t index = 0, count = 0;
+        for (const auto& r : script->robots) {
+          if (r.team != team || r.role != instruction.role()) continue;
+          ++count;
+          if (r.id < id) ++index;
+        }
+        instruction.set_role_index(index);
+        instruction.set_role_count(count);
         self->send(skills, std::move(instruction));
       }
     }

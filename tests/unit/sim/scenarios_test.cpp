@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tests/unit/sim/sim_test_helpers.hpp"
+#include "sim/physics.hpp"
 #include "sim/scenarios.hpp"
 
 namespace robocaf::sim {
@@ -63,6 +64,38 @@ TEST(Scenarios, SkillScriptsPlaceTheClockworkOrangeSetUp) {
   EXPECT_NEAR(script->robots[0].pose.theta(), -M_PI / 2, 1e-12);
   EXPECT_EQ(script->robots[0].role, msg::ROLE_ATTACKER);
   EXPECT_DOUBLE_EQ(script->time_limit, 30.0);
+}
+
+TEST(Scenarios, PassPastWallIsWonByAPassReceivedAndLostToTheWall) {
+  const auto script = skill_scenario_script("pass-past-wall", 1);
+  ASSERT_EQ(script->robots.size(), 5u);
+  int defenders = 0;
+  for (const auto& r : script->robots) defenders += r.team == msg::YELLOW && r.role == msg::ROLE_DEFENDER;
+  EXPECT_EQ(defenders, 2);
+  const msg::MatchConfig config = scenario_config("pass-past-wall", 1);
+  Physics world(config.league(), config.sim(), 1);
+  for (const auto& r : script->robots) world.add_robot(r.team, r.id, r.pose);
+  world.place_ball({script->ball_position.x(), script->ball_position.y()});
+  EXPECT_FALSE(script->judge(world).has_value());
+  // Blue 2 receives: the ball rolls into it.
+  const msg::Pose2 mate = world.robot_pose(msg::BLUE, 2);
+  const double reach = config.league().robot().radius() + config.league().ball().radius();
+  world.place_ball({mate.x() - reach - 0.05, mate.y()}, {1.0, 0.0});
+  world.run_for(0.2);
+  auto result = script->judge(world);
+  ASSERT_TRUE(result.has_value());
+  EXPECT_TRUE(result->success());
+  EXPECT_EQ(result->reason(), "pass received by blue 2");
+  // A defender of the wall touches it first.
+  Physics lost(config.league(), config.sim(), 1);
+  for (const auto& r : script->robots) lost.add_robot(r.team, r.id, r.pose);
+  const msg::Pose2 defender = lost.robot_pose(msg::YELLOW, 2);
+  lost.place_ball({defender.x() - reach - 0.05, defender.y()}, {1.0, 0.0});
+  lost.run_for(0.2);
+  result = script->judge(lost);
+  ASSERT_TRUE(result.has_value());
+  EXPECT_FALSE(result->success());
+  EXPECT_EQ(result->reason(), "yellow 2 touched the ball first");
 }
 
 }  // namespace
