@@ -44,6 +44,9 @@ int report_onboard(const msg::MatchConfig& match, const std::string& log, std::u
               100.0 * s.goal_found_in_view, static_cast<unsigned long long>(s.goal_clear_view));
   std::printf("goal post error     %10.2f %%    of its distance, RMS (median %.2f %%); %llu false goals\n",
               s.landmark_error_pct, s.landmark_error_pct_median, static_cast<unsigned long long>(s.false_goals));
+  std::printf("line points         %10.2f      per image; %.2f %% of their distance from a line, RMS (median %.2f %%); %llu more than %.2f m off\n",
+              s.line_points_per_image, s.line_point_error_pct, s.line_point_error_pct_median,
+              static_cast<unsigned long long>(s.line_points_off), OnboardPerceptionScores::kLinePointOff);
   std::printf("frame time median   %10.3f ms   (detection per image)\n", s.frame_ms_median);
   std::printf("ball known, own     %10.2f %%    of robot-frames: valid estimate within %.2f m of the ball\n",
               100.0 * s.ball_known_own, s.usable_ball_error_m);
@@ -72,6 +75,10 @@ int report_onboard(const msg::MatchConfig& match, const std::string& log, std::u
                         {"landmark_error_pct", s.landmark_error_pct},
                         {"landmark_error_pct_median", s.landmark_error_pct_median},
                         {"false_goals", s.false_goals},
+                        {"line_points_per_image", s.line_points_per_image},
+                        {"line_point_error_pct", s.line_point_error_pct},
+                        {"line_point_error_pct_median", s.line_point_error_pct_median},
+                        {"line_points_off", s.line_points_off},
                         {"log", log}};
     write_text_file(*summary_json, json.dump(2) + '\n');
   }

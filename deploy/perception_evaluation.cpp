@@ -20,6 +20,7 @@
 #include "actors/world_knowledge/world_tracker.hpp"
 #include "messages/log.pb.h"
 #include "runtime/angle.hpp"
+#include "runtime/field_lines.hpp"
 #include "runtime/game_log.hpp"
 #include "runtime/statistics.hpp"
 #include "sim/camera/camera_model.hpp"
@@ -396,6 +397,10 @@ OnboardPerceptionScores evaluate_onboard_perception(const std::string& log_path,
   std::vector<double> landmark_pct;
   SquareSum landmark_sq;
   std::uint64_t goals_found = 0;
+  const runtime::FieldLines lines(league.field());
+  std::vector<double> line_pct;
+  SquareSum line_sq;
+  std::uint64_t line_points = 0;
   for_each_nth_truth(reader, every, [&](const msg::WorldTruth& truth) {
     ++scores.frames;
     for (const msg::RobotTruth& robot : truth.robots()) {
@@ -478,6 +483,19 @@ OnboardPerceptionScores evaluate_onboard_perception(const std::string& log_path,
         goals_found += matched[static_cast<size_t>(g)];
       }
 
+      // Field-line points.
+      const double c = std::cos(robot.pose().theta()), sn = std::sin(robot.pose().theta());
+      for (const Eigen::Vector2d& q : detections.line_points) {
+        ++line_points;
+        const Eigen::Vector2d field(robot.pose().x() + c * q.x() - sn * q.y(),
+                                    robot.pose().y() + sn * q.x() + c * q.y());
+        const double off = lines.nearest(field).distance;
+        if (off > OnboardPerceptionScores::kLinePointOff) ++scores.line_points_off;
+        const double pct = 100.0 * off / std::max(q.norm(), 1e-9);
+        line_pct.push_back(pct);
+        line_sq.add(pct);
+      }
+
       // World knowledge, own and shared. The true pose stands in for
       // odometry (see the header).
       const SharingTrial::Estimates estimates = sharing.observe(ball_percept(truth, robot, robot.pose(), detections));
@@ -507,6 +525,9 @@ OnboardPerceptionScores evaluate_onboard_perception(const std::string& log_path,
       scores.goal_clear_view ? static_cast<double>(goals_found) / static_cast<double>(scores.goal_clear_view) : 0.0;
   scores.landmark_error_pct = landmark_sq.rms();
   scores.landmark_error_pct_median = runtime::median(landmark_pct);
+  scores.line_points_per_image = static_cast<double>(line_points) / samples;
+  scores.line_point_error_pct = line_sq.rms();
+  scores.line_point_error_pct_median = runtime::median(line_pct);
   return scores;
 }
 

@@ -87,6 +87,14 @@ struct OnboardPerceptionScores {
   double landmark_error_pct = 0.0;     ///< found goals' landmarks: RMS of |error| / distance, percent
   double landmark_error_pct_median = 0.0;
   std::uint64_t false_goals = 0;       ///< detected goals matching neither goal, all samples
+  /// Field-line points (FieldLineDetector, the other thing self-localisation
+  /// matches), each mapped to the field with the robot's true pose and
+  /// measured to the nearest line (runtime::FieldLines).
+  double line_points_per_image = 0.0;
+  double line_point_error_pct = 0.0;   ///< RMS of distance to the nearest line / the point's distance, percent
+  double line_point_error_pct_median = 0.0;
+  std::uint64_t line_points_off = 0;   ///< points more than kLinePointOff from every line
+  static constexpr double kLinePointOff = 0.25;  ///< m: half a self-localiser gate; such a point is no line's
 };
 
 /// Evaluates onboard-camera perception on the truth records of the game log

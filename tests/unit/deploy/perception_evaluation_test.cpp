@@ -68,6 +68,11 @@ TEST(PerceptionEvaluation, OnboardMslFindsTheBallAndSharingHelps) {
   EXPECT_LE(s.ball_known_own, 1.0);
   EXPECT_GE(s.ball_known_shared, s.ball_known_own);
   EXPECT_LE(s.ball_known_shared, 1.0);
+  // Field lines: most images show some, and they lie on the lines.
+  EXPECT_GT(s.line_points_per_image, 5.0);
+  EXPECT_LT(s.line_point_error_pct, 2.0);
+  EXPECT_LE(s.line_point_error_pct_median, s.line_point_error_pct);
+  EXPECT_LT(s.line_points_off, static_cast<std::uint64_t>(s.line_points_per_image * s.robot_frames / 100) + 1);
 }
 
 TEST(PerceptionEvaluation, GlobalVisionLeagueHasNoOnboardEvaluation) {
