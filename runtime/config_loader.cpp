@@ -354,6 +354,7 @@ constexpr EmbeddedConfig kTeams[] = {
     {"chaser", embedded::kTeamChaserConfig},
     {"wall", embedded::kTeamWallConfig},
     {"distributed", embedded::kTeamDistributedConfig},
+    {"passing", embedded::kTeamPassingConfig},
 };
 
 template <size_t N>

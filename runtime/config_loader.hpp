@@ -65,7 +65,7 @@ double ball_rolling_deceleration(const msg::BallSpec& ball);
 double prediction_horizon(const msg::MatchConfig& match, const msg::TeamConfig& team);
 
 /// Names of the embedded team configs (configs/teams/): "default", "chaser", "wall",
-/// "distributed".
+/// "distributed", "passing".
 std::vector<std::string> team_names();
 
 /// A team: the embedded configs/teams/<name_or_path>.pbtxt when it names one,

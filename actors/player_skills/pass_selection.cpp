@@ -27,6 +27,15 @@ double rolling_time(double speed, double deceleration, double distance) {
   return (speed - std::sqrt(disc)) / deceleration;
 }
 
+double running_time(double distance, double top_speed, double acceleration) {
+  if (!(distance > 0.0)) return 0.0;
+  if (!(top_speed > 0.0)) return std::numeric_limits<double>::infinity();
+  if (!(acceleration > 0.0)) return distance / top_speed;
+  const double speeding_up = top_speed * top_speed / (2.0 * acceleration);
+  if (distance <= speeding_up) return std::sqrt(2.0 * distance / acceleration);
+  return top_speed / acceleration + (distance - speeding_up) / top_speed;
+}
+
 bool pass_lane_safe(const Eigen::Vector2d& from, const Eigen::Vector2d& to, double speed, double deceleration,
                     const std::vector<ShotObstacle>& opponents, const PassParams& params) {
   const double length = (to - from).norm();
@@ -42,7 +51,10 @@ bool pass_lane_safe(const Eigen::Vector2d& from, const Eigen::Vector2d& to, doub
       const Eigen::Vector2d p = from + u * s;
       const double t_ball = rolling_time(speed, deceleration, s);
       const double gap = (o.centre - p).norm() - o.radius;
-      const double t_opponent = gap <= 0.0 ? 0.0 : params.opponent_reaction + gap / params.opponent_speed;
+      const double t_opponent =
+          gap <= 0.0 ? 0.0
+                     : params.opponent_reaction +
+                           running_time(gap, params.opponent_speed, params.opponent_acceleration);
       if (t_opponent < t_ball + params.lane_time_margin) return false;
     }
   }

@@ -18,8 +18,9 @@ struct PassParams {
   /// The ball's speed when it reaches the receiver: slow enough to stop or
   /// trap, fast enough that opponents near the receiver are not there first.
   double arrival_speed = 2.0;
-  double opponent_speed = 1.5;      ///< how fast an opponent may run to the lane
-  double opponent_reaction = 0.1;   ///< before it starts
+  double opponent_speed = 1.5;      ///< top speed of an opponent running to the lane
+  double opponent_acceleration = 2.0;  ///< from standing, m/s^2
+  double opponent_reaction = 0.2;   ///< before it starts (its vision's latency and its decision)
   double lane_time_margin = 0.15;   ///< the ball must pass each lane point this much earlier than any opponent
   double min_gain = 0.1;            ///< rad of open goal the receiver must see more than the ball does
 };
@@ -42,11 +43,16 @@ struct Pass {
 /// deceleration `deceleration`; infinity when it stops first.
 double rolling_time(double speed, double deceleration, double distance);
 
+/// Time (s) a robot standing still needs to cover `distance` speeding up at
+/// `acceleration` to `top_speed` (no acceleration limit when it is 0).
+double running_time(double distance, double top_speed, double acceleration);
+
 /// Whether every opponent (a disc of `reach` = its radius + the ball's, the
 /// distance at which it touches the ball) is later than the ball, by
 /// `params.lane_time_margin`, at every point of the ball's path from `from`
-/// to `to` when kicked at `speed`: an opponent runs at params.opponent_speed
-/// after params.opponent_reaction, straight to the point.
+/// to `to` when kicked at `speed`: an opponent starts after
+/// params.opponent_reaction from standing and runs straight to the point,
+/// speeding up at opponent_acceleration to opponent_speed.
 bool pass_lane_safe(const Eigen::Vector2d& from, const Eigen::Vector2d& to, double speed, double deceleration,
                     const std::vector<ShotObstacle>& opponents, const PassParams& params = {});
 

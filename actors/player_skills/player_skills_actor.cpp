@@ -26,7 +26,7 @@ caf::behavior player_skills(runtime::ShellActor<PlayerSkillsState>* self, ActorS
   const msg::TeamConfig& team = st.ctx.address.team() == msg::YELLOW ? setup.match.yellow() : setup.match.blue();
   SkillParams params;
   params.aim_at_open_gaps = team.strategy() == msg::STRATEGY_DEFAULT;
-  params.pass = team.strategy() == msg::STRATEGY_DEFAULT;
+  params.pass = team.strategy() == msg::STRATEGY_DEFAULT && team.passing();
   st.controller.emplace(st.ctx.address.team(), st.ctx.address.robot_id(), setup.match.league(), params);
   runtime::join_directory(self, st.ctx);
   return caf::message_handler{

@@ -475,9 +475,13 @@ std::optional<Pass> SkillController::pass_from(const V& b, const msg::WorldEstim
     if (m.robot_id() == robot_id_ || a * (q.x() - b.x()) < -0.5) continue;
     receivers.push_back({m.robot_id(), q});
   }
+  // Opponents run as fast as ours.
+  PassParams pass_params;
+  pass_params.opponent_speed = limit_or(robot.max_speed(), pass_params.opponent_speed);
+  pass_params.opponent_acceleration = limit_or(robot.max_acceleration(), pass_params.opponent_acceleration);
   auto choose = [&](const std::vector<PassReceiver>& among) {
     return choose_pass(b, a * 0.5 * f.length(), 0.5 * f.goal_width(), rb, robot.kick_speed(),
-                       runtime::ball_rolling_deceleration(league_.ball()), among, opponents);
+                       runtime::ball_rolling_deceleration(league_.ball()), among, opponents, pass_params);
   };
   std::optional<Pass> pass;
   if (pass_to_) {

@@ -43,8 +43,11 @@ struct SkillParams {
   bool aim_at_open_gaps = true;
   // With a kicker, pass to a teammate that sees more of the goal than the
   // ball does, through a lane no opponent reaches in time (choose_pass);
-  // supporters receive a ball rolling their way. Off for the baselines.
-  bool pass = true;
+  // supporters receive a ball rolling their way. Off by default
+  // (TeamConfig.passing turns it on): SSL vs chaser, seeds 1-6, 119-7 with
+  // passes against 233-11 without; a pass moves the ball, but nobody plays
+  // the receiver in yet.
+  bool pass = false;
   double min_shot_angle = 0.1;       // rad of open goal mouth (goal_open_angle) below which the attacker does not shoot
   double ball_lookahead_max = 0.5;   // s of ball motion anticipated when chasing it (without intercept)
   bool intercept = true;             // the attacker heads for the earliest point where it can meet the ball

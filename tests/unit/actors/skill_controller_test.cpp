@@ -1021,14 +1021,28 @@ TEST(SkillController, AttackerPassesPastAWallToAnOpenTeammate) {
   world.mutable_self()->mutable_pose()->set_x(ball.x() - u.x() * d);
   world.mutable_self()->mutable_pose()->set_y(ball.y() - u.y() * d);
   world.mutable_self()->mutable_pose()->set_theta(std::atan2(u.y(), u.x()));
+  SkillParams passing;
+  passing.pass = true;
   auto kick_after_steps = [&](const msg::WorldEstimate& w) {
-    SkillController skills(msg::BLUE, 1, league);
+    SkillController skills(msg::BLUE, 1, league, passing);
     msg::MotionCommand c;
     for (int k = 0; k < 3; ++k) c = skills.step(w, play(msg::ROLE_ATTACKER, true), k, 0.02 * k);
     return c.kick_speed();
   };
   // Without the teammate it has nobody to pass to and no shot: no kick.
   EXPECT_DOUBLE_EQ(kick_after_steps(world), 0.0);
+  // Nor with passing off (the default).
+  {
+    msg::WorldEstimate with_mate = world;
+    auto* m = with_mate.add_teammates();
+    m->set_robot_id(2);
+    m->mutable_pose()->set_x(mate.x());
+    m->mutable_pose()->set_y(mate.y());
+    SkillController skills(msg::BLUE, 1, league);
+    msg::MotionCommand c;
+    for (int k = 0; k < 3; ++k) c = skills.step(with_mate, play(msg::ROLE_ATTACKER, true), k, 0.02 * k);
+    EXPECT_DOUBLE_EQ(c.kick_speed(), 0.0);
+  }
   auto* t = world.add_teammates();
   t->set_robot_id(2);
   t->mutable_pose()->set_x(mate.x());
@@ -1049,7 +1063,9 @@ TEST(SkillController, SupporterStepsOntoThePathOfABallRollingItsWay) {
     msg::WorldEstimate world = blue_at(3, 2.0, 0.2, kPi);
     world.mutable_ball()->set_valid(true);
     world.mutable_ball()->mutable_velocity()->set_x(ball_vx);
-    SkillController skills(msg::BLUE, 3, league);
+    SkillParams passing;
+    passing.pass = true;
+    SkillController skills(msg::BLUE, 3, league, passing);
     msg::PlayerInstruction instruction = play(msg::ROLE_SUPPORTER, true);
     msg::MotionCommand c;
     for (int k = 0; k < 3; ++k) c = skills.step(world, instruction, k, 0.02 * k);

@@ -208,6 +208,8 @@ TEST_F(ConfigLoaderTest, ShippedTeamsAndTeamFiles) {
   EXPECT_EQ(team_config("chaser").strategy(), msg::STRATEGY_CHASER);
   EXPECT_EQ(team_config("wall").strategy(), msg::STRATEGY_WALL);
   EXPECT_EQ(team_config("distributed").coordination(), msg::COORDINATION_DISTRIBUTED);
+  EXPECT_TRUE(team_config("passing").passing());
+  EXPECT_FALSE(team_config("default").passing());
   EXPECT_EQ(team_config("default").coordination(), msg::COORDINATION_CENTRAL);
   EXPECT_EQ(team_config(write("mine.pbtxt", "name: \"mine\" strategy: STRATEGY_WALL\n")).name(), "mine");
   auto what = error_of([&] { team_config("nobody"); });
