@@ -15,6 +15,7 @@
 #include "deploy/cli.hpp"
 #include "deploy/commands.hpp"
 #include "deploy/local_match.hpp"
+#include "runtime/config_loader.hpp"
 #include "sim/scenarios.hpp"
 
 namespace robocaf::deploy {
@@ -23,16 +24,18 @@ namespace {
 
 const char* kScenarioUsage =
     "usage: robocaf scenario NAME [--seeds N] [--first-seed S] [--summary-json FILE] [--log-dir DIR]\n"
-    "                        [--actuation-delay S] [--prediction-horizon S]\n"
+    "                        [--actuation-delay S] [--prediction-horizon S] [--team NAME|FILE]\n"
     "       robocaf scenario --list\n"
     "  --actuation-delay S     the robots act on a command S seconds late (league.robot.actuation_delay)\n"
     "  --prediction-horizon S  world knowledge predicts the skills' estimates S ahead (0 = no latency\n"
-    "                          compensation; default: camera latency + actuation delay)";
+    "                          compensation; default: camera latency + actuation delay)\n"
+    "  --team NAME|FILE        the TeamConfig blue's robots play with (default 'default'; e.g. 'passing')";
 
 // Experiment settings on top of the scenario's own config.
 struct Overrides {
   std::optional<double> actuation_delay;
   std::optional<double> prediction_horizon;
+  std::optional<msg::TeamConfig> blue;
 };
 
 struct Stats {
@@ -58,6 +61,7 @@ msg::ScenarioResult run_once(const sim::ScenarioInfo& info, uint64_t seed, const
   LocalMatchOptions options;
   options.match = sim::scenario_config(info.name, seed);
   if (overrides.actuation_delay) options.match.mutable_league()->mutable_robot()->set_actuation_delay(*overrides.actuation_delay);
+  if (overrides.blue) *options.match.mutable_blue() = *overrides.blue;
   if (overrides.prediction_horizon) {
     options.match.mutable_blue()->set_prediction_horizon(*overrides.prediction_horizon);
     options.match.mutable_yellow()->set_prediction_horizon(*overrides.prediction_horizon);
@@ -71,7 +75,7 @@ msg::ScenarioResult run_once(const sim::ScenarioInfo& info, uint64_t seed, const
 }  // namespace
 
 int scenario_command(const std::vector<std::string>& args) {
-  Arguments arguments{args, {"seeds", "first-seed", "summary-json", "log-dir", "actuation-delay", "prediction-horizon"}, {"list", "help"}, 1};
+  Arguments arguments{args, {"seeds", "first-seed", "summary-json", "log-dir", "actuation-delay", "prediction-horizon", "team"}, {"list", "help"}, 1};
   if (arguments.has("help")) {
     std::cout << kScenarioUsage << '\n';
     return 0;
@@ -97,8 +101,10 @@ int scenario_command(const std::vector<std::string>& args) {
   Overrides overrides;
   overrides.actuation_delay = arguments.number("actuation-delay", 0.0, 10.0);
   overrides.prediction_horizon = arguments.number("prediction-horizon", 0.0, 10.0);
-  if ((overrides.actuation_delay || overrides.prediction_horizon) && !info->uses_actors)
-    throw UsageError("--actuation-delay and --prediction-horizon apply to skill scenarios, not to '" + name + "'");
+  if (const auto team = arguments.value("team")) overrides.blue = runtime::team_config(*team);
+  if ((overrides.actuation_delay || overrides.prediction_horizon || overrides.blue) && !info->uses_actors)
+    throw UsageError("--actuation-delay, --prediction-horizon and --team apply to skill scenarios, not to '" + name +
+                     "'");
 
   std::cout << "robocaf scenario " << name << ": " << info->description << '\n';
   std::vector<msg::ScenarioResult> results;
