@@ -1,7 +1,10 @@
 // Image perception on one core: ImageDetector::detect on rendered overhead
-// frames (MiroSot 640x480, SSL 1280x1024), against a baseline measured in the
-// same run: OpenCV's plain cvtColor to HSV + inRange + connectedComponentsWithStats
-// for the ball colour only, i.e. the least a per-class OpenCV pipeline costs.
+// frames (MiroSot 640x480, SSL 1280x1024), and OnboardImageDetector::detect
+// (ball, robots, goal posts, field lines) and FieldLineDetector::detect alone
+// on an MSL robot's onboard 640x480 image, against a baseline measured in the
+// same run on the same image: OpenCV's plain cvtColor to HSV + inRange +
+// connectedComponentsWithStats for the ball colour only, i.e. the least a
+// per-class OpenCV pipeline costs.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -17,10 +20,14 @@
 #include <opencv2/imgproc.hpp>
 
 #include "actors/perception/colour_segmenter.hpp"
+#include "actors/perception/field_line_detector.hpp"
 #include "actors/perception/image_detector.hpp"
+#include "actors/perception/onboard_image_detector.hpp"
 #include "runtime/config_loader.hpp"
 #include "runtime/statistics.hpp"
+#include "sim/camera/onboard_image.hpp"
 #include "sim/camera/overhead_image.hpp"
+#include "sim/referee.hpp"
 
 namespace {
 
@@ -73,10 +80,36 @@ Frame render(const std::string& preset) {
   return f;
 }
 
+// MSL at kick-off, seen by blue 2's own camera from its kick-off place
+// (the centre circle, the halfway line, robots of both teams in view). The
+// calibration is the camera's pose relative to the robot, as
+// OnboardImageDetector takes it.
+Frame render_onboard() {
+  Frame f;
+  f.match = robocaf::runtime::preset_match_config("msl");
+  const auto& league = f.match.league();
+  const robocaf::sim::camera::OnboardImageRenderer renderer(league, f.match.sim().onboard_camera(), 1);
+  f.calibration = renderer.calibration_for(robocaf::msg::Pose2());
+  robocaf::msg::WorldTruth truth;
+  for (auto team : {robocaf::msg::BLUE, robocaf::msg::YELLOW}) {
+    const auto poses =
+        robocaf::sim::Referee::kickoff_positions(league, league.team_size(), team == robocaf::msg::YELLOW,
+                                                 team == robocaf::msg::BLUE);
+    for (std::uint32_t id = 1; id <= league.team_size(); ++id) {
+      auto* r = truth.add_robots();
+      r->set_team(team);
+      r->set_robot_id(id);
+      *r->mutable_pose() = poses[id - 1];
+    }
+  }
+  f.image = renderer.render(truth, robocaf::msg::BLUE, 2, 1);
+  return f;
+}
+
 const Frame& frame(const std::string& preset) {
   static std::map<std::string, Frame> frames;
   auto it = frames.find(preset);
-  if (it == frames.end()) it = frames.emplace(preset, render(preset)).first;
+  if (it == frames.end()) it = frames.emplace(preset, preset == "msl-onboard" ? render_onboard() : render(preset)).first;
   return it->second;
 }
 
@@ -119,15 +152,52 @@ void opencv_ball_only(benchmark::State& state, const std::string& preset) {
   state.counters["ball_blobs"] = blobs;
 }
 
+void onboard_detector(benchmark::State& state) {
+  cv::setNumThreads(1);
+  const Frame& f = frame("msl-onboard");
+  robocaf::actors::OnboardImageDetector det(f.match.league(), f.calibration, robocaf::msg::ColourThresholds{});
+  std::vector<double> ms;
+  robocaf::actors::OnboardDetections out;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    out = det.detect(f.image);
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    benchmark::DoNotOptimize(out);
+  }
+  g_median_ms["detector_msl-onboard"] = robocaf::runtime::median(ms);
+  state.counters["robots"] = static_cast<double>(out.robots.size());
+  state.counters["line_points"] = static_cast<double>(out.line_points.size());
+}
+
+void field_lines(benchmark::State& state) {
+  cv::setNumThreads(1);
+  const Frame& f = frame("msl-onboard");
+  robocaf::actors::FieldLineDetector det(f.match.league().field(), f.calibration);
+  std::vector<Eigen::Vector2d> points;
+  std::vector<double> ms;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    det.detect(f.image, points);
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    benchmark::DoNotOptimize(points);
+  }
+  g_median_ms["lines_msl-onboard"] = robocaf::runtime::median(ms);
+  state.counters["points"] = static_cast<double>(points.size());
+}
+
 void detector_mirosot(benchmark::State& s) { detector(s, "mirosot"); }
 void detector_ssl(benchmark::State& s) { detector(s, "ssl"); }
 void opencv_ball_only_mirosot(benchmark::State& s) { opencv_ball_only(s, "mirosot"); }
 void opencv_ball_only_ssl(benchmark::State& s) { opencv_ball_only(s, "ssl"); }
+void opencv_ball_only_onboard(benchmark::State& s) { opencv_ball_only(s, "msl-onboard"); }
 
 BENCHMARK(opencv_ball_only_mirosot)->Unit(benchmark::kMillisecond);
 BENCHMARK(detector_mirosot)->Unit(benchmark::kMillisecond);
 BENCHMARK(opencv_ball_only_ssl)->Unit(benchmark::kMillisecond);
 BENCHMARK(detector_ssl)->Unit(benchmark::kMillisecond);
+BENCHMARK(opencv_ball_only_onboard)->Unit(benchmark::kMillisecond);
+BENCHMARK(onboard_detector)->Unit(benchmark::kMillisecond);
+BENCHMARK(field_lines)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
@@ -144,6 +214,14 @@ int main(int argc, char** argv) {
     const std::string size = std::to_string(img.cols) + "x" + std::to_string(img.rows);
     std::printf("%-10s %-11s %16.3f %20.3f %16.2f %10.1f\n", preset, size.c_str(), d, b, b > 0 ? d / b : 0.0,
                 std::string(preset) == "mirosot" ? 1.0 : 4.0);
+  }
+  const double b = g_median_ms["opencv_msl-onboard"];
+  std::printf("\n%-34s %10s %10s\n", "MSL onboard 640x480", "ms (med)", "vs OpenCV");
+  std::printf("%-34s %10.3f %10.2f\n", "OpenCV ball only (baseline)", b, 1.0);
+  for (const auto& [name, key] : {std::pair<const char*, const char*>{"OnboardImageDetector (all)", "detector_msl-onboard"},
+                                  {"FieldLineDetector alone", "lines_msl-onboard"}}) {
+    const double d = g_median_ms[key];
+    std::printf("%-34s %10.3f %10.2f\n", name, d, b > 0 ? d / b : 0.0);
   }
   return 0;
 }
