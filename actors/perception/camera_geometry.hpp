@@ -50,6 +50,8 @@ class CameraGeometry {
 
   /// Camera centre in the field frame, metres.
   const Eigen::Vector3d& position() const { return centre_; }
+  /// The calibration's rotation R, field frame -> camera frame (p_cam = R * p_field + t).
+  const Eigen::Matrix3d& rotation() const { return rotation_; }
   cv::Size size() const { return size_; }
 
  private:

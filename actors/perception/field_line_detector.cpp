@@ -20,10 +20,7 @@ FieldLineDetector::FieldLineDetector(const msg::FieldGeometry& field, const msg:
   max_points_ = max_points_per_scan;
   eye_ = geometry_.position();
 
-  Eigen::Matrix3d camera_from_robot;
-  for (int r = 0; r < 3; ++r)
-    for (int k = 0; k < 3; ++k) camera_from_robot(r, k) = calibration.rotation(3 * r + k);
-  const Eigen::Matrix3d robot_from_camera = camera_from_robot.transpose();
+  const Eigen::Matrix3d robot_from_camera = geometry_.rotation().transpose();
 
   // Every pixel of every column undistorted in one call: per image only
   // interpolation and a plane intersection remain.

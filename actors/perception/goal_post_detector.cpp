@@ -93,9 +93,7 @@ GoalPostDetector::GoalPostDetector(const msg::FieldGeometry& field, const msg::C
 
   // The level camera: the real one's heading, no pitch (OpenCV axes: x
   // right, y down, z forward).
-  Eigen::Matrix3d camera_from_robot;
-  for (int r = 0; r < 3; ++r)
-    for (int k = 0; k < 3; ++k) camera_from_robot(r, k) = calibration.rotation(3 * r + k);
+  const Eigen::Matrix3d& camera_from_robot = geometry.rotation();
   const Eigen::Vector3d axis = camera_from_robot.transpose() * Eigen::Vector3d::UnitZ();
   const Eigen::Vector2d heading(axis.x(), axis.y());
   if (heading.norm() < 1e-6) throw std::invalid_argument("GoalPostDetector: the camera looks straight up or down");

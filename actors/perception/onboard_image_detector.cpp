@@ -78,9 +78,9 @@ SphereImage sphere_image(double theta, double alpha) {
 OnboardImageDetector::OnboardImageDetector(const msg::LeaguePreset& league,
                                            const msg::CameraCalibration& calibration,
                                            const msg::ColourThresholds& thresholds)
-    : geometry_(calibration), segmenter_(thresholds, onboard_blob_filter()) {
-  for (int r = 0; r < 3; ++r)
-    for (int k = 0; k < 3; ++k) camera_to_robot_(k, r) = calibration.rotation(3 * r + k);  // transpose
+    : geometry_(calibration),
+      segmenter_(thresholds, onboard_blob_filter()),
+      camera_to_robot_(geometry_.rotation().transpose()) {
   focal_ = 0.5 * (calibration.fx() + calibration.fy());
   ball_radius_ = league.ball().radius() > 0 ? league.ball().radius() : 0.0215;
   robot_radius_ = league.robot().radius() > 0 ? league.robot().radius() : 0.09;
