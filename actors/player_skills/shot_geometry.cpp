@@ -39,9 +39,14 @@ std::vector<GoalGap> open_goal_gaps(const Eigen::Vector2d& ball, double goal_x, 
   auto angle_to = [&](double along, double across) { return std::atan2(across, along); };
   const double d_left = std::hypot(depth, goal_half_width - ball.y());
   const double d_right = std::hypot(depth, -goal_half_width - ball.y());
-  std::vector<std::pair<double, double>> open{
+  // Open intervals of directions, each edge marked as a post's or a shadow's.
+  struct Interval {
+    double lo, hi;
+    bool lo_post, hi_post;
+  };
+  std::vector<Interval> open{
       {angle_to(depth, -goal_half_width - ball.y()) + std::asin(std::min(1.0, ball_radius / d_right)),
-       angle_to(depth, goal_half_width - ball.y()) - std::asin(std::min(1.0, ball_radius / d_left))}};
+       angle_to(depth, goal_half_width - ball.y()) - std::asin(std::min(1.0, ball_radius / d_left)), true, true}};
   for (const ShotObstacle& o : obstacles) {
     const double along = goal_x >= 0.0 ? o.centre.x() - ball.x() : ball.x() - o.centre.x();
     const double across = o.centre.y() - ball.y();
@@ -53,23 +58,25 @@ std::vector<GoalGap> open_goal_gaps(const Eigen::Vector2d& ball, double goal_x, 
     // line the ball is in before it gets there.
     if (along < -reach || along > depth + reach) continue;
     const double centre = angle_to(along, across), half = std::asin(reach / distance);
-    std::vector<std::pair<double, double>> left;
-    for (const auto& [lo, hi] : open) {
-      if (centre + half <= lo || centre - half >= hi) {
-        left.emplace_back(lo, hi);
+    std::vector<Interval> left;
+    for (const Interval& i : open) {
+      if (centre + half <= i.lo || centre - half >= i.hi) {
+        left.push_back(i);
         continue;
       }
-      if (centre - half > lo) left.emplace_back(lo, centre - half);
-      if (centre + half < hi) left.emplace_back(centre + half, hi);
+      if (centre - half > i.lo) left.push_back({i.lo, centre - half, i.lo_post, false});
+      if (centre + half < i.hi) left.push_back({centre + half, i.hi, false, i.hi_post});
     }
     open = std::move(left);
   }
-  for (const auto& [lo, hi] : open) {
+  for (const Interval& i : open) {
     GoalGap g;
-    g.low_y = ball.y() + depth * std::tan(lo);
-    g.high_y = ball.y() + depth * std::tan(hi);
-    g.aim_y = ball.y() + depth * std::tan(0.5 * (lo + hi));
-    g.angle = hi - lo;
+    g.low_y = ball.y() + depth * std::tan(i.lo);
+    g.high_y = ball.y() + depth * std::tan(i.hi);
+    g.aim_y = ball.y() + depth * std::tan(0.5 * (i.lo + i.hi));
+    g.angle = i.hi - i.lo;
+    g.low_at_post = i.lo_post;
+    g.high_at_post = i.hi_post;
     gaps.push_back(g);
   }
   return gaps;

@@ -29,6 +29,9 @@ struct GoalGap {
   double low_y = 0.0, high_y = 0.0;  ///< where the gap's edge directions cross the goal line (low_y < high_y)
   double aim_y = 0.0;                ///< where its middle direction crosses the goal line
   double angle = 0.0;                ///< its width, rad (> 0)
+  /// Whether an edge is the mouth's own (a post, less the ball's radius)
+  /// rather than the edge of an obstacle's shadow.
+  bool low_at_post = false, high_at_post = false;
 };
 
 /// The open gaps of the goal mouth seen from `ball` (the directions of

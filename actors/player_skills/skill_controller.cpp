@@ -440,14 +440,11 @@ double SkillController::shot_aim_y(const V& b, const msg::WorldEstimate& world, 
   // one that stays there is kept, so two gaps of about the same width (a
   // keeper in the middle) do not swap the line the robot lines up on every
   // cycle.
-  const std::vector<GoalGap> mouth = open_goal_gaps(b, a * 0.5 * f.length(), 0.5 * f.goal_width(),
-                                                    league_.ball().radius(), {});
   auto well_inside = [&](double y) {
     for (const GoalGap& g : gaps) {
       const double quarter = 0.25 * (g.high_y - g.low_y);
-      const bool post_low = !mouth.empty() && std::abs(g.low_y - mouth.front().low_y) < 1e-9;
-      const bool post_high = !mouth.empty() && std::abs(g.high_y - mouth.front().high_y) < 1e-9;
-      if (y >= g.low_y + (post_low ? 0.0 : quarter) && y <= g.high_y - (post_high ? 0.0 : quarter)) return true;
+      if (y >= g.low_y + (g.low_at_post ? 0.0 : quarter) && y <= g.high_y - (g.high_at_post ? 0.0 : quarter))
+        return true;
     }
     return false;
   };

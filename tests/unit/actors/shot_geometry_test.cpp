@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/unit/actors/geometry_test_helpers.hpp"
+
 namespace robocaf::actors {
 namespace {
 
@@ -37,12 +39,7 @@ TEST(GoalOpenAngle, NothingFromOnOrBehindTheGoalLineOrForABadGoal) {
   EXPECT_EQ(goal_open_angle({NAN, 0.0}, 9.0, 1.0, 0.11), 0.0);
 }
 
-// Distance from c to the segment from a to b.
-double segment_distance(const Eigen::Vector2d& a, const Eigen::Vector2d& b, const Eigen::Vector2d& c) {
-  const Eigen::Vector2d ab = b - a;
-  const double s = std::clamp((c - a).dot(ab) / ab.squaredNorm(), 0.0, 1.0);
-  return (a + s * ab - c).norm();
-}
+using testing::segment_distance;
 
 TEST(OpenGoalGaps, WithoutObstaclesTheWholeMouthIsOneGap) {
   const auto gaps = open_goal_gaps({5.0, 0.5}, 9.0, 1.0, 0.11, {});
@@ -52,6 +49,7 @@ TEST(OpenGoalGaps, WithoutObstaclesTheWholeMouthIsOneGap) {
   EXPECT_LT(gaps[0].high_y, 1.0);
   EXPECT_LT(gaps[0].low_y, gaps[0].aim_y);
   EXPECT_LT(gaps[0].aim_y, gaps[0].high_y);
+  EXPECT_TRUE(gaps[0].low_at_post && gaps[0].high_at_post);
 }
 
 TEST(OpenGoalGaps, AKeeperInTheMiddleLeavesTwoGapsThatMissIt) {
@@ -62,6 +60,9 @@ TEST(OpenGoalGaps, AKeeperInTheMiddleLeavesTwoGapsThatMissIt) {
   EXPECT_LT(gaps[0].high_y, 0.0);
   EXPECT_GT(gaps[1].low_y, 0.0);
   EXPECT_NEAR(gaps[0].angle, gaps[1].angle, 1e-9);  // symmetric
+  // The outer edges are the posts', the inner ones the keeper's shadow's.
+  EXPECT_TRUE(gaps[0].low_at_post && !gaps[0].high_at_post);
+  EXPECT_TRUE(!gaps[1].low_at_post && gaps[1].high_at_post);
   for (const auto& g : gaps) {
     // The middle clears the keeper, an edge grazes it.
     EXPECT_GT(segment_distance(ball, {9.0, g.aim_y}, keeper.centre), 0.36);
