@@ -19,27 +19,21 @@
 #include "sim/camera/onboard_image.hpp"
 #include "sim/camera/robot_markings.hpp"
 #include "sim/random.hpp"
-#include "tests/unit/actors/onboard_drive.hpp"
+#include "tests/unit/actors/geometry_test_helpers.hpp"
+#include "tests/unit/sim/sim_test_helpers.hpp"
 
 namespace robocaf::actors {
 namespace {
 
 using runtime::kPi;
 
-using testing::pose;
+using sim::testing::pose;
+using testing::segment_distance;
 using testing::to_field;
 using testing::to_robot;
 
 std::string where(const msg::Pose2& p) {
   return "observer (" + std::to_string(p.x()) + ", " + std::to_string(p.y()) + ", " + std::to_string(p.theta()) + ")";
-}
-
-// Distance from `c` to the segment a-b (any dimension).
-template <typename V>
-double segment_distance(const V& a, const V& b, const V& c) {
-  const V ab = b - a;
-  const double u = std::clamp((c - a).dot(ab) / ab.squaredNorm(), 0.0, 1.0);
-  return (a + u * ab - c).norm();
 }
 
 class FieldLineDetectorTest : public ::testing::Test {

@@ -17,14 +17,16 @@
 #include "sim/camera/onboard_image.hpp"
 #include "sim/camera/robot_markings.hpp"
 #include "sim/random.hpp"
+#include "tests/unit/actors/geometry_test_helpers.hpp"
 #include "tests/unit/actors/onboard_drive.hpp"
+#include "tests/unit/sim/sim_test_helpers.hpp"
 
 namespace robocaf::actors {
 namespace {
 
 using runtime::kPi;
 
-using testing::pose;
+using sim::testing::pose;
 using testing::to_robot;
 
 void add_robot(msg::WorldTruth& truth, msg::Team team, std::uint32_t id, const msg::Pose2& p) {

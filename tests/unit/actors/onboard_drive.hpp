@@ -1,5 +1,5 @@
 #pragma once
-// Pose helpers and the onboard chain without actors, for perception tests: a robot driven by
+// The onboard chain without actors, for perception tests: a robot driven by
 // the simulator's physics (wheel slip and heading noise, so odometry
 // drifts), its camera image rendered every 0.1 s, OnboardImageDetector and
 // OnboardFilter; how far the filter's pose is from the truth.
@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdint>
 
-#include <Eigen/Core>
 #include <gtest/gtest.h>
 
 #include "actors/perception/onboard_filter.hpp"
@@ -18,25 +17,6 @@
 #include "sim/physics.hpp"
 
 namespace robocaf::actors::testing {
-
-inline msg::Pose2 pose(double x, double y, double theta) {
-  msg::Pose2 p;
-  p.set_x(x);
-  p.set_y(y);
-  p.set_theta(theta);
-  return p;
-}
-
-/// Robot frame of a robot at `p` -> field frame, and back.
-inline Eigen::Vector2d to_field(const msg::Pose2& p, const Eigen::Vector2d& ego) {
-  const double c = std::cos(p.theta()), s = std::sin(p.theta());
-  return {p.x() + c * ego.x() - s * ego.y(), p.y() + s * ego.x() + c * ego.y()};
-}
-inline Eigen::Vector2d to_robot(const msg::Pose2& p, const Eigen::Vector2d& field) {
-  const double c = std::cos(p.theta()), s = std::sin(p.theta());
-  const Eigen::Vector2d d = field - Eigen::Vector2d(p.x(), p.y());
-  return {c * d.x() + s * d.y(), -s * d.x() + c * d.y()};
-}
 
 struct OnboardDrive {
   msg::Pose2 start;                 ///< the robot's true start pose

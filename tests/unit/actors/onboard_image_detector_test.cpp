@@ -12,6 +12,7 @@
 #include "sim/camera/onboard_image.hpp"
 #include "sim/camera/robot_markings.hpp"
 #include "sim/random.hpp"
+#include "tests/unit/actors/geometry_test_helpers.hpp"
 #include "tests/unit/actors/onboard_drive.hpp"
 
 namespace robocaf::actors {
@@ -33,11 +34,7 @@ const msg::Pose2& observer_pose() {
 }
 
 // Robot frame -> field frame of the observer.
-Eigen::Vector2d to_field(const Eigen::Vector2d& ego) {
-  const auto& p = observer_pose();
-  const double c = std::cos(p.theta()), s = std::sin(p.theta());
-  return {p.x() + c * ego.x() - s * ego.y(), p.y() + s * ego.x() + c * ego.y()};
-}
+Eigen::Vector2d to_field(const Eigen::Vector2d& ego) { return testing::to_field(observer_pose(), ego); }
 
 void add_robot(msg::WorldTruth& truth, msg::Team team, std::uint32_t id, const Eigen::Vector2d& field, double theta) {
   auto* r = truth.add_robots();

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/unit/actors/geometry_test_helpers.hpp"
+
 namespace robocaf::actors {
 namespace {
 
@@ -36,13 +38,7 @@ FreeSpace field() { return field_free_space(kLength, kWidth, kRadius); }
 
 CircleObstacle opponent(double x, double y) { return {V(x, y), kRadius}; }
 
-// Distance from c to the segment a-b, written out independently of the planner.
-double distance_to_segment(const V& c, const V& a, const V& b) {
-  const V d = b - a;
-  const double len2 = d.squaredNorm();
-  const double t = len2 > 0.0 ? std::clamp((c - a).dot(d) / len2, 0.0, 1.0) : 0.0;
-  return (a + t * d - c).norm();
-}
+using testing::segment_distance;
 
 // Smallest gap between the robot's body along the path and any obstacle's
 // body (m), over every segment of the path from segment `first` on.
@@ -50,7 +46,7 @@ double min_gap(const std::vector<V>& path, const std::vector<CircleObstacle>& ob
   double gap = std::numeric_limits<double>::infinity();
   for (std::size_t i = first; i + 1 < path.size(); ++i)
     for (const auto& o : obstacles)
-      gap = std::min(gap, distance_to_segment(o.centre, path[i], path[i + 1]) - o.radius - kRadius);
+      gap = std::min(gap, segment_distance(path[i], path[i + 1], o.centre) - o.radius - kRadius);
   return gap;
 }
 
