@@ -17,8 +17,8 @@ namespace {
 
 // Input: GameState (the referee, through the world; the cycle trigger),
 // HealthReport (its robots' mission managers), WorldEstimate (its robots' world
-// knowledge, every share period: where each robot believes it stands, for the
-// restart placements), ManualRefereeCommand (a human referee's input, passed
+// knowledge, every share period: where each robot believes it stands and the
+// opponents it knows of, for the restart placements), ManualRefereeCommand (a human referee's input, passed
 // on to the world's referee). Output: CoachCommand to its team skills: the
 // team's one (central) or every robot's (distributed).
 struct CoachState {
@@ -29,6 +29,9 @@ struct CoachState {
   // Own poses by robot id; cycle k's placements use estimates of cycles < k,
   // whatever order the messages of cycle k arrive in (determinism).
   runtime::CycleBuffer<uint32_t, msg::Pose2> own_poses;
+  // Opponents each robot's estimate holds, by that robot's id, same cycle
+  // rule: restart placements keep clear of them.
+  runtime::CycleBuffer<uint32_t, std::vector<msg::Pose2>> opponents_seen;
   // Manual referee commands that came before the world was in our roster
   // (a human is quick after start-up): sent once it is, in order.
   std::vector<msg::ManualRefereeCommand> manual_pending;
@@ -65,9 +68,15 @@ caf::behavior coach(runtime::ShellActor<CoachState>* self, ActorSetup setup) {
           if (health == s.operational.end() || health->second) present.push_back(id);
         }
         CoachLogic::RobotPoses poses;
-        for (uint32_t id : present)
+        std::vector<msg::Pose2> opponents;
+        for (uint32_t id : present) {
           if (auto pose = s.own_poses.latest_before(id, game.cycle())) poses.emplace(id, *pose);
-        msg::CoachCommand command = s.logic->on_game_state(game, present, poses);
+          // Shared world knowledge gives each robot much the same list; the
+          // repeats only mark the same places as taken twice.
+          if (auto seen = s.opponents_seen.latest_before(id, game.cycle()))
+            opponents.insert(opponents.end(), seen->begin(), seen->end());
+        }
+        msg::CoachCommand command = s.logic->on_game_state(game, present, poses, opponents);
         if (s.distributed) {
           for (auto& [robot, team_skills] : s.ctx.peers.of_kind(team, msg::ACTOR_TEAM_SKILLS))
             self->send(team_skills, command);
@@ -85,6 +94,10 @@ caf::behavior coach(runtime::ShellActor<CoachState>* self, ActorSetup setup) {
         const msg::Pose2& p = estimate.self().pose();
         if (!std::isfinite(p.x()) || !std::isfinite(p.y()) || !std::isfinite(p.theta())) return;
         s.own_poses.put(estimate.robot_id(), estimate.cycle(), p);
+        std::vector<msg::Pose2> opponents;
+        for (const auto& o : estimate.opponents())
+          if (std::isfinite(o.pose().x()) && std::isfinite(o.pose().y())) opponents.push_back(o.pose());
+        s.opponents_seen.put(estimate.robot_id(), estimate.cycle(), std::move(opponents));
       },
       [self](const msg::HealthReport& report) {
         if (report.team() == self->state.ctx.address.team())

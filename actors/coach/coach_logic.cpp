@@ -24,7 +24,8 @@ double dist(Point a, Point b) { return std::hypot(a.x - b.x, a.y - b.y); }
 CoachLogic::CoachLogic(msg::Team team, const msg::LeaguePreset& league) : team_(team), league_(league) {}
 
 msg::CoachCommand CoachLogic::on_game_state(const msg::GameState& game, const std::vector<uint32_t>& robots_present,
-                                            const RobotPoses& own_poses) const {
+                                            const RobotPoses& own_poses,
+                                            const std::vector<msg::Pose2>& opponents) const {
   msg::CoachCommand cmd;
   cmd.set_cycle(game.cycle());
   cmd.set_t(game.t());
@@ -57,7 +58,7 @@ msg::CoachCommand CoachLogic::on_game_state(const msg::GameState& game, const st
   if (directive == msg::COACH_PLACE) {
     const bool kickoff = game.command() == msg::REF_PREPARE_KICKOFF || game.restart() == msg::RESTART_KICKOFF;
     const auto placements = kickoff ? kickoff_placements(present, cmd.attack_positive_x(), cmd.we_kick_off())
-                                    : restart_placements(game, present, own_poses, cmd.attack_positive_x());
+                                    : restart_placements(game, present, own_poses, cmd.attack_positive_x(), opponents);
     for (const auto& p : placements) *cmd.add_placements() = p;
     if (!kickoff) {
       *cmd.mutable_ball_spot() = game.ball_spot();
@@ -73,7 +74,8 @@ double CoachLogic::restart_margin() const { return std::max(0.05, league_.robot(
 std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState& game,
                                                            const std::vector<uint32_t>& robots,
                                                            const RobotPoses& own_poses,
-                                                           bool attack_positive_x) const {
+                                                           bool attack_positive_x,
+                                                           const std::vector<msg::Pose2>& opponents) const {
   std::vector<uint32_t> ids = robots;
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
@@ -216,6 +218,14 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
     }
   }
   const double xmax = 0.5 * L - r, ymax = 0.5 * W - r;
+  // A robot sent onto an opponent stops short of its spot, inside the
+  // distance (MSL vs chaser: most robots the referee moved at a free kick or
+  // drop ball had been sent next to an opponent on the same circle).
+  const double opponent_clearance = 2.0 * r + restart_margin();
+  auto clear_of_opponents = [&](Point q) {
+    return std::all_of(opponents.begin(), opponents.end(),
+                       [&](const msg::Pose2& o) { return dist({o.x(), o.y()}, q) >= opponent_clearance; });
+  };
 
   // The other team's restart in our half: a wall of field players side by
   // side across the line from the ball to our goal centre, at `keep` from the
@@ -231,7 +241,10 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
     std::vector<Point> spots;
     for (double side : {-1.0, 1.0}) {
       const Point q{ball.x + keep * ux - side * (r + 0.01) * uy, ball.y + keep * uy + side * (r + 0.01) * ux};
-      if (std::abs(q.x) <= xmax && std::abs(q.y) <= ymax && !in_own_goal_area(q, restart_margin())) spots.push_back(q);
+      // Clear of the area's surroundings that the robots' skills keep out
+      // of: a spot closer in was never reached (MSL corner kicks).
+      if (std::abs(q.x) <= xmax && std::abs(q.y) <= ymax && !near_own_goal_area(q) && clear_of_opponents(q))
+        spots.push_back(q);
     }
     std::vector<uint32_t> field_players(ids.begin() + 1, ids.end());
     for (const Point& spot : spots) {
@@ -257,7 +270,7 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
   // Nearest free point at `keep` from the ball, inside the field and clear of
   // the own goal area's surroundings.
   auto free = [&](Point q) {
-    if (std::abs(q.x) > xmax || std::abs(q.y) > ymax || near_own_goal_area(q)) return false;
+    if (std::abs(q.x) > xmax || std::abs(q.y) > ymax || near_own_goal_area(q) || !clear_of_opponents(q)) return false;
     return std::all_of(taken.begin(), taken.end(), [&](Point o) { return dist(o, q) >= 2.0 * r + 0.01; });
   };
   for (const auto& [id, from] : movers) {

@@ -31,9 +31,11 @@ class CoachLogic {
   /// `robots_present`: the robots of this team that may play (the actor
   /// decides: on the field and operational). Placements are made only with
   /// COACH_PLACE and only for present robots. `own_poses` is used for
-  /// restarts (see restart_placements()); kick-offs do not need it.
+  /// restarts (see restart_placements()); kick-offs do not need it. So is
+  /// `opponents`: where the team believes the other team's robots stand.
   msg::CoachCommand on_game_state(const msg::GameState& game, const std::vector<uint32_t>& robots_present,
-                                  const RobotPoses& own_poses = {}) const;
+                                  const RobotPoses& own_poses = {},
+                                  const std::vector<msg::Pose2>& opponents = {}) const;
 
   /// Kick-off formation: the lowest id keeps goal just in front of its goal
   /// line, with we_kick_off the next lowest stands just behind the ball at the
@@ -64,12 +66,16 @@ class CoachLogic {
   ///   centre, at that distance, where that is outside the goal area.
   /// Where the rules limit robots in the own goal area
   /// (max_defenders_in_goal_area > 0), field players leave it and its
-  /// surroundings two robot radii wide, and no one is sent there.
+  /// surroundings two robot radii wide, and no one is sent there (nor is a
+  /// wall spot put there). No robot is sent where it would touch one of the
+  /// `opponents` (their robots stand their ground at our restart, and keep
+  /// their distance as we do at theirs, so a spot on one is never reached).
   /// A robot missing from `own_poses` starts from its kick-off formation
   /// slot; with no pose at all, the kicker is the second lowest id, as at
   /// kick-off.
   std::vector<msg::Placement> restart_placements(const msg::GameState& game, const std::vector<uint32_t>& robots,
-                                                 const RobotPoses& own_poses, bool attack_positive_x) const;
+                                                 const RobotPoses& own_poses, bool attack_positive_x,
+                                                 const std::vector<msg::Pose2>& opponents = {}) const;
 
   /// Extra distance beyond rules.restart_distance for robots moving away from
   /// the ball: covers their arrival tolerance so the referee finds them clear.

@@ -473,6 +473,71 @@ TEST(CoachLogic, TheirRestartInOurHalfGetsAWallBetweenBallAndGoal) {
     EXPECT_EQ(placement_of(far, id)->SerializeAsString(), poses.at(id).SerializeAsString()) << id;
 }
 
+// A spot next to an opponent is never reached: the robot stops short of it,
+// inside the distance. Movers and the wall keep clear of the opponents.
+TEST(CoachLogic, NoRobotIsSentOntoAnOpponent) {
+  const double d = 0.5;
+  const msg::LeaguePreset league = with_restart_distance(ssl(), d);
+  CoachLogic coach(msg::BLUE, league);  // defends -x
+  const double r = league.robot().radius();
+  const double keep = d + coach.restart_margin();
+  const CoachLogic::RobotPoses poses{{1, pose(-4.3, 0.0)}, {2, pose(1.8, 0.0)}, {3, pose(-1.0, 2.0)},
+                                     {4, pose(-2.0, -1.5)}};
+  // Their free kick in their half: robot 2 backs off straight towards -x...
+  const auto alone = coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::YELLOW, 2.0, 0.0), {1, 2, 3, 4}, poses);
+  EXPECT_NEAR(placement_of(alone, 2)->x(), 2.0 - keep, 1e-9);
+  EXPECT_NEAR(placement_of(alone, 2)->y(), 0.0, 1e-9);
+  // ...unless an opponent stands there.
+  const std::vector<msg::Pose2> opponents{pose(2.0 - keep + 0.04, 0.05), pose(2.6, 0.3)};
+  const auto c =
+      coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::YELLOW, 2.0, 0.0), {1, 2, 3, 4}, poses, opponents);
+  const msg::Pose2* p2 = placement_of(c, 2);
+  ASSERT_NE(p2, nullptr);
+  EXPECT_GE(dist(*p2, 2.0, 0.0), keep - 1e-9);
+  for (const auto& o : opponents) EXPECT_GE(dist(*p2, o.x(), o.y()), 2.0 * r + coach.restart_margin() - 1e-9);
+  EXPECT_LT(dist(*p2, 1.8, 0.0), 1.0) << "the nearest free point, not across the field";
+
+  // Their free kick in our half: an opponent on one wall spot leaves it out.
+  const double bx = -2.9, by = 0.4;
+  const auto wall = coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::YELLOW, bx, by), {1, 2, 3, 4}, poses);
+  const double wall_distance = std::hypot(keep, r + 0.01);  // side by side across the line
+  std::vector<msg::Pose2> on_wall;
+  for (const auto& p : wall.placements())
+    if (p.robot_id() != 1 && std::abs(dist(p.pose(), bx, by) - wall_distance) < 1e-9) on_wall.push_back(p.pose());
+  ASSERT_EQ(on_wall.size(), 2u);
+  const auto blocked = coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::YELLOW, bx, by), {1, 2, 3, 4},
+                                           poses, {on_wall[0]});
+  for (const auto& p : blocked.placements()) {
+    if (p.robot_id() == 1) continue;
+    EXPECT_GE(dist(p.pose(), on_wall[0].x(), on_wall[0].y()), 2.0 * r + coach.restart_margin() - 1e-9)
+        << p.robot_id();
+  }
+}
+
+// A wall spot just outside the goal area lies where the robots' skills keep
+// field players out (two radii round the area where the rules limit
+// defenders in it): it was never reached, and the robot stood inside the
+// distance (MSL corner kicks). No field player is sent there.
+TEST(CoachLogic, WallSpotsStayOutOfTheGoalAreasSurroundings) {
+  msg::LeaguePreset league = with_restart_distance(ssl(), 1.0);
+  league.mutable_robot()->set_radius(0.25);  // MSL-sized robots: wide surroundings
+  league.mutable_rules()->set_max_defenders_in_goal_area(1);
+  CoachLogic coach(msg::BLUE, league);  // defends -x: goal area x < -3.5, |y| < 1
+  const double r = league.robot().radius();
+  const CoachLogic::RobotPoses poses{{1, pose(-4.2, 0.0)}, {2, pose(-2.5, -1.8)}, {3, pose(-1.0, 2.0)},
+                                     {4, pose(1.0, -1.0)}};
+  // Their corner-like free kick near our goal line: the wall spot between
+  // ball and goal would lie about 1.43 m off the axis, inside 1.0 + 2r.
+  const auto c = coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::YELLOW, -4.1, -2.7), {1, 2, 3, 4}, poses);
+  ASSERT_EQ(c.placements_size(), 4);
+  for (const auto& p : c.placements()) {
+    if (p.robot_id() == 1) continue;
+    const bool near_area = p.pose().x() < -3.5 + 2.0 * r && std::abs(p.pose().y()) < 1.0 + 2.0 * r;
+    EXPECT_FALSE(near_area) << p.robot_id() << " at " << p.pose().ShortDebugString();
+    EXPECT_GE(dist(p.pose(), -4.1, -2.7), 1.0) << p.robot_id();
+  }
+}
+
 TEST(CoachLogic, CornerKickTakerMayStandOutsideTheField) {
   msg::LeaguePreset league = with_restart_distance(ssl(), 0.5);
   league.mutable_field()->set_boundary_width(0.3);
