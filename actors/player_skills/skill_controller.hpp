@@ -118,7 +118,8 @@ struct SkillParams {
 ///   the ball on the other side of the field, the second following up behind
 ///   the ball on the inner side, any more wide on the far side; a lone
 ///   supporter takes the first spot with an odd id, the second with an even
-///   one, unless a lower-id teammate already stands there.
+///   one, unless a lower-id teammate already stands there. A lone defender's
+///   and a supporter's spot keeps kBerthRadii radii from every teammate.
 /// Non-attackers go round the ball rather than touch it. A differential robot
 /// without a kicker is symmetric (MiroSot cube): it may drive and push backwards.
 /// Without a self estimate it stops; without a ball field players search for
@@ -151,6 +152,10 @@ class SkillController {
 
   msg::Team team() const { return team_; }
   uint32_t robot_id() const { return robot_id_; }
+
+  /// Centre distance, in robot radii, a lone defender's or a supporter's
+  /// spot keeps from every teammate.
+  static constexpr double kBerthRadii = 4.0;
 
  private:
   struct Pose {
@@ -224,6 +229,19 @@ class SkillController {
   bool in_own_goal_area(const Eigen::Vector2d& p, double grow) const;
   // Centre distance robots without the ball keep from teammates.
   double teammate_keep() const;
+  // A spot of a lone defender or a supporter moved kBerthRadii robot radii
+  // clear of every teammate: two spots worked out each on its own (the
+  // defender's on the ball-goal line, the supporter's behind the ball) met
+  // near our goal, and robots standing at teammate_keep() with a few
+  // centimetres of pose error touched (MSL).
+  Eigen::Vector2d clear_of_teammates(const Eigen::Vector2d& target, const Pose& self) const;
+  // Placing: a target outside the circle round the ball spot that the rules
+  // keep robots out of (the centre circle at a kick-off, the restart
+  // distance; capped at the target's own distance) is reached round that
+  // circle, and a robot inside leaves it the nearest way. A robot cutting
+  // across the circle to the far side was caught inside it at the deadline
+  // (MSL: most robots the referee moved at kick-offs).
+  void go_round_restart_circle(const Pose& self, const Eigen::Vector2d& spot, double& tx, double& ty) const;
   // Moves a target inside our own goal area (grown by goal_area_keep) to its
   // nearest edge: the rules allow only the keeper in there.
   void keep_out_of_own_goal_area(double& x, double& y) const;

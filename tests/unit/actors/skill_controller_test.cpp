@@ -50,6 +50,8 @@ struct MiniWorld {
   // Yellow robots the camera sees, standing still; the ball passes through
   // them (where it would have hit one is for the test to judge).
   std::vector<std::pair<double, double>> opponents;
+  // Blue robots 2, 3, ... standing still, likewise.
+  std::vector<std::pair<double, double>> teammates;
 
   DetectionFilter filter{msg::BLUE, 1};
   WorldTracker tracker{msg::BLUE, 1, config.league()};
@@ -72,6 +74,14 @@ struct MiniWorld {
     r->set_x(x + 0.002 * noise(rng));
     r->set_y(y + 0.002 * noise(rng));
     r->set_orientation(theta + 0.02 * noise(rng));
+    for (size_t i = 0; i < teammates.size(); ++i) {
+      auto* m = frame.add_robots_blue();
+      m->set_robot_id(static_cast<uint32_t>(i + 2));
+      m->set_confidence(1.0);
+      m->set_x(teammates[i].first + 0.002 * noise(rng));
+      m->set_y(teammates[i].second + 0.002 * noise(rng));
+      m->set_orientation(0.0);
+    }
     for (size_t i = 0; i < opponents.size(); ++i) {
       auto* o = frame.add_robots_yellow();
       o->set_robot_id(static_cast<uint32_t>(i + 1));
@@ -897,6 +907,84 @@ TEST(SkillController, SecondSupporterFollowsUpBehindTheBallOnTheInnerSide) {
   EXPECT_NEAR(w.x, w.bx - 0.3, 0.05);
   EXPECT_LT(w.y, w.by - 0.25);
   EXPECT_GT(w.y, -0.1);
+}
+
+TEST(SkillController, SupporterAndDefenderKeepABerthFromTeammates) {
+  // A teammate (the defender, say) stands just off the spot the supporter
+  // would take: the supporter stays kBerthRadii radii clear of it rather
+  // than settling at touching distance. The same for a lone defender.
+  const double r = mirosot_match().league().robot().radius();
+  const double berth = SkillController::kBerthRadii * r;
+  struct Case {
+    msg::Role role;
+    uint32_t id;
+  };
+  for (const Case c : {Case{msg::ROLE_SUPPORTER, 1}, Case{msg::ROLE_DEFENDER, 1}}) {
+    SCOPED_TRACE(c.role);
+    MiniWorld alone;
+    alone.ball_moves = false;
+    alone.x = -0.8;
+    alone.bx = -0.3;
+    alone.by = 0.4;
+    for (int k = 0; k < 8 * 50; ++k) alone.step(play(c.role, true));
+    // A teammate 1.5 radii from where the robot settles on its own.
+    const double mx = alone.x + 1.5 * r, my = alone.y;
+    MiniWorld w;
+    w.ball_moves = false;
+    w.x = -0.8;
+    w.bx = -0.3;
+    w.by = 0.4;
+    w.teammates = {{mx, my}};
+    for (int k = 0; k < 8 * 50; ++k) w.step(play(c.role, true));
+    EXPECT_GT(std::hypot(w.x - mx, w.y - my), berth - 0.02) << "at (" << w.x << ", " << w.y << ")";
+    EXPECT_LT(std::hypot(w.x - alone.x, w.y - alone.y), berth + 1.5 * r) << "just out of the way";
+  }
+}
+
+TEST(SkillController, KickoffPlacementGoesRoundTheCentreCircle) {
+  // MSL: a robot in the other half placed behind the circle on the far side
+  // goes round the circle, not across it past the ball; one inside the
+  // circle leaves it outwards first, getting no nearer the ball. Straight
+  // across, a late robot was caught inside at the deadline.
+  const msg::MatchConfig msl = runtime::preset_match_config("msl");
+  const double keep_out = msl.league().field().center_circle_radius() + msl.league().robot().radius();
+  msg::PlayerInstruction place;
+  place.set_directive(msg::COACH_PLACE);
+  place.set_attack_positive_x(true);
+  place.mutable_placement()->set_x(-2.5);
+  place.mutable_placement()->set_y(0.0);
+  place.mutable_ball_spot();  // the centre spot
+  {
+    MiniWorld w(msl);
+    w.ball_moves = false;
+    w.x = 3.0;
+    w.y = 0.3;
+    w.theta = kPi;
+    double closest = 1e9;
+    for (int k = 0; k < 12 * 50; ++k) {
+      w.step(place);
+      closest = std::min(closest, std::hypot(w.x, w.y));
+    }
+    EXPECT_GE(closest, keep_out);
+    EXPECT_NEAR(w.x, -2.5, 0.1);
+    EXPECT_NEAR(w.y, 0.0, 0.1);
+  }
+  {
+    MiniWorld w(msl);
+    w.ball_moves = false;
+    w.x = 1.0;
+    w.y = 0.4;
+    w.theta = kPi;
+    const double start = std::hypot(w.x, w.y);
+    double closest = start;
+    for (int k = 0; k < 12 * 50; ++k) {
+      w.step(place);
+      closest = std::min(closest, std::hypot(w.x, w.y));
+    }
+    EXPECT_GT(closest, start - 0.1) << "out, not past the ball";
+    EXPECT_NEAR(w.x, -2.5, 0.1);
+    EXPECT_NEAR(w.y, 0.0, 0.1);
+  }
 }
 
 TEST(SkillController, TwoSupportersWithOddIdsTakeDifferentSpots) {
