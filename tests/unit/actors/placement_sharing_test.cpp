@@ -42,29 +42,50 @@ TEST(PlacementSharing, CrossingRobotsSwapSpotsAndTheKeeperKeepsItsOwn) {
   EXPECT_EQ(shared[2].pose().theta(), 0.5);  // headings travel with the spots
 }
 
-// The least total distance: with three robots and three spots, no other
-// hand-out is shorter.
-TEST(PlacementSharing, TotalDistanceIsTheLeastOfAllHandOuts) {
+// No other hand-out makes the longest run shorter, and of those with the
+// same longest run none is shorter in total.
+TEST(PlacementSharing, LongestRunIsTheShortestThenTheTotal) {
   const std::vector<msg::Placement> coach = {spot(1, -2.0, 0.0), spot(2, 0.0, 1.0), spot(3, 0.0, 0.0),
                                              spot(4, 0.0, -1.0)};
   const std::map<uint32_t, msg::Pose2> poses = {
       {1, at(-2.0, 0.0)}, {2, at(1.0, -1.2)}, {3, at(1.5, 1.1)}, {4, at(0.8, 0.1)}};
   const auto shared = share_placements_by_distance(coach, poses, 1);
-  auto total = [&](const std::vector<msg::Placement>& ps) {
-    double sum = 0.0;
+  auto cost = [&](const std::vector<msg::Placement>& ps) {
+    double longest = 0.0, sum = 0.0;
     for (const auto& p : ps) {
       const auto& from = poses.at(p.robot_id());
-      sum += std::hypot(from.x() - p.pose().x(), from.y() - p.pose().y());
+      const double d = std::hypot(from.x() - p.pose().x(), from.y() - p.pose().y());
+      longest = std::max(longest, d);
+      sum += d;
     }
-    return sum;
+    return std::make_pair(longest, sum);
   };
   std::vector<int> perm = {1, 2, 3};
   do {
     std::vector<msg::Placement> other = coach;
     for (int k = 0; k < 3; ++k) *other[k + 1].mutable_pose() = coach[perm[k]].pose();
-    EXPECT_LE(total(shared), total(other) + 1e-12);
+    const auto mine = cost(shared), theirs = cost(other);
+    EXPECT_LE(mine.first, theirs.first + 1e-12);
+    if (std::abs(mine.first - theirs.first) < 1e-12) {
+      EXPECT_LE(mine.second, theirs.second + 1e-12);
+    }
   } while (std::next_permutation(perm.begin(), perm.end()));
   EXPECT_EQ(shared[1].pose().y(), -1.0);  // robot 2, low on the field, takes the low spot
+}
+
+// Where the least total leaves one robot a long run, the last to arrive
+// decides: robot 2's 9.9 m run to the far spot becomes runs of 7.1 m and
+// 6.1 m (the total grows from 13.9 m to 15.4 m).
+TEST(PlacementSharing, TheLastToArriveDecidesNotTheTotal) {
+  const std::vector<msg::Placement> coach = {spot(1, -8.0, 0.0), spot(2, -1.0, -2.0), spot(3, 4.0, 2.0),
+                                             spot(4, -4.0, -3.0)};
+  const std::map<uint32_t, msg::Pose2> poses = {
+      {1, at(-8.0, 0.0)}, {2, at(3.0, 4.0)}, {3, at(4.0, 3.0)}, {4, at(2.0, -2.0)}};
+  const auto shared = share_placements_by_distance(coach, poses, 1);
+  ASSERT_EQ(shared.size(), 4u);
+  EXPECT_EQ(shared[1].pose().x(), 4.0);   // robot 2: the near spot, not (-4, -3)
+  EXPECT_EQ(shared[2].pose().x(), -1.0);  // robot 3
+  EXPECT_EQ(shared[3].pose().x(), -4.0);  // robot 4
 }
 
 TEST(PlacementSharing, WithoutEveryPoseTheCoachsSpotsStand) {
