@@ -366,36 +366,6 @@ void SkillController::detour_around_ball(const Pose& self, double bx, double by,
   ty = wy;
 }
 
-void SkillController::go_round_restart_circle(const Pose& self, const V& spot, double& tx, double& ty) const {
-  const double r = league_.robot().radius();
-  const double rule = std::max(league_.field().center_circle_radius(), league_.rules().restart_distance()) + r;
-  const V p(self.x, self.y), T(tx, ty);
-  const double radius = std::min(rule, (T - spot).norm() - 0.02);
-  if (radius <= 2.0 * r) return;  // a place at the ball (the taker's): nothing to go round
-  const double from_spot = (p - spot).norm();
-  // Inside, a way straight out that gets no nearer the spot is fine;
-  // outside, one that keeps clear of the circle.
-  if (!passes_close(p, T, spot, std::min(radius, from_spot))) return;
-  const V u = from_spot > 1e-9 ? V((p - spot) / from_spot) : unit_or(p - T, V(1.0, 0.0));
-  // Round the side the target lies on.
-  const V to_target = T - spot;
-  const double side = u.x() * to_target.y() - u.y() * to_target.x() >= 0.0 ? 1.0 : -1.0;
-  auto turned = [&](double angle) {
-    const double a = side * angle;
-    return V(u.x() * std::cos(a) - u.y() * std::sin(a), u.x() * std::sin(a) + u.y() * std::cos(a));
-  };
-  // Far out: along the tangent to a circle a tenth wider. Near it or inside:
-  // a point ahead round it and outward, so the robot keeps moving round
-  // rather than stopping and backing out.
-  const double ring = 1.1 * radius;
-  const V w = from_spot > 1.05 * ring ? V(spot + ring * turned(std::acos(ring / from_spot)))
-                                      : V(spot + 1.15 * radius * turned(0.6));
-  double wx = w.x(), wy = w.y();
-  clamp_to_field(wx, wy);
-  tx = wx;
-  ty = wy;
-}
-
 std::optional<V> SkillController::along_wall(const V& b, const V& u0, double a) const {
   const auto& f = league_.field();
   const double r = league_.robot().radius(), rb = league_.ball().radius();
@@ -1198,10 +1168,8 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     double tx = instruction.placement().x(), ty = instruction.placement().y();
     // Round where the referee will put the ball, and round the ball itself.
     if (instruction.has_ball_spot() && std::isfinite(instruction.ball_spot().x()) &&
-        std::isfinite(instruction.ball_spot().y())) {
-      go_round_restart_circle(self, V(instruction.ball_spot().x(), instruction.ball_spot().y()), tx, ty);
+        std::isfinite(instruction.ball_spot().y()))
       detour_around_ball(self, instruction.ball_spot().x(), instruction.ball_spot().y(), tx, ty);
-    }
     if (ball) detour_around_ball(self, world.ball().position().x(), world.ball().position().y(), tx, ty);
     v = go_to_pose(self, tx, ty, instruction.placement().theta(), true, params_.placement_fraction);
   } else {

@@ -235,13 +235,6 @@ class SkillController {
   // near our goal, and robots standing at teammate_keep() with a few
   // centimetres of pose error touched (MSL).
   Eigen::Vector2d clear_of_teammates(const Eigen::Vector2d& target, const Pose& self) const;
-  // Placing: a target outside the circle round the ball spot that the rules
-  // keep robots out of (the centre circle at a kick-off, the restart
-  // distance; capped at the target's own distance) is reached round that
-  // circle, and a robot inside leaves it the nearest way. A robot cutting
-  // across the circle to the far side was caught inside it at the deadline
-  // (MSL: most robots the referee moved at kick-offs).
-  void go_round_restart_circle(const Pose& self, const Eigen::Vector2d& spot, double& tx, double& ty) const;
   // Moves a target inside our own goal area (grown by goal_area_keep) to its
   // nearest edge: the rules allow only the keeper in there.
   void keep_out_of_own_goal_area(double& x, double& y) const;

@@ -941,52 +941,6 @@ TEST(SkillController, SupporterAndDefenderKeepABerthFromTeammates) {
   }
 }
 
-TEST(SkillController, KickoffPlacementGoesRoundTheCentreCircle) {
-  // MSL: a robot in the other half placed behind the circle on the far side
-  // goes round the circle, not across it past the ball; one inside the
-  // circle leaves it outwards first, getting no nearer the ball. Straight
-  // across, a late robot was caught inside at the deadline.
-  const msg::MatchConfig msl = runtime::preset_match_config("msl");
-  const double keep_out = msl.league().field().center_circle_radius() + msl.league().robot().radius();
-  msg::PlayerInstruction place;
-  place.set_directive(msg::COACH_PLACE);
-  place.set_attack_positive_x(true);
-  place.mutable_placement()->set_x(-2.5);
-  place.mutable_placement()->set_y(0.0);
-  place.mutable_ball_spot();  // the centre spot
-  {
-    MiniWorld w(msl);
-    w.ball_moves = false;
-    w.x = 3.0;
-    w.y = 0.3;
-    w.theta = kPi;
-    double closest = 1e9;
-    for (int k = 0; k < 12 * 50; ++k) {
-      w.step(place);
-      closest = std::min(closest, std::hypot(w.x, w.y));
-    }
-    EXPECT_GE(closest, keep_out);
-    EXPECT_NEAR(w.x, -2.5, 0.1);
-    EXPECT_NEAR(w.y, 0.0, 0.1);
-  }
-  {
-    MiniWorld w(msl);
-    w.ball_moves = false;
-    w.x = 1.0;
-    w.y = 0.4;
-    w.theta = kPi;
-    const double start = std::hypot(w.x, w.y);
-    double closest = start;
-    for (int k = 0; k < 12 * 50; ++k) {
-      w.step(place);
-      closest = std::min(closest, std::hypot(w.x, w.y));
-    }
-    EXPECT_GT(closest, start - 0.1) << "out, not past the ball";
-    EXPECT_NEAR(w.x, -2.5, 0.1);
-    EXPECT_NEAR(w.y, 0.0, 0.1);
-  }
-}
-
 TEST(SkillController, TwoSupportersWithOddIdsTakeDifferentSpots) {
   // Supporters 3 and 5 (both odd ids) are the first and second of two: each
   // goes to its own spot, not both to the wide one.
