@@ -18,8 +18,8 @@ namespace {
 // Input: GameState (the referee, through the world; the cycle trigger),
 // HealthReport (its robots' mission managers), WorldEstimate (its robots' world
 // knowledge, every share period: where each robot believes it stands and the
-// opponents it knows of, for the restart placements), ManualRefereeCommand (a human referee's input, passed
-// on to the world's referee). Output: CoachCommand to its team skills: the
+// opponents it knows of, for the restart placements), ManualRefereeCommand (a
+// human referee's input, passed on to the world's referee). Output: CoachCommand to its team skills: the
 // team's one (central) or every robot's (distributed).
 struct CoachState {
   runtime::ShellContext ctx;

@@ -18,8 +18,9 @@ namespace robocaf::actors {
 /// PREPARE_KICKOFF and PREPARE_RESTART -> COACH_PLACE; NORMAL_START and
 /// FORCE_START -> COACH_PLAY, except that a team waiting for the other team
 /// to take its restart (GameState.waiting_for_taker) stays placed
-/// (COACH_PLACE with the restart's placements) until the ball is in play. A team defends the side it stands on, so it
-/// attacks +x exactly when it is not on the positive side.
+/// (COACH_PLACE with the restart's placements) until the ball is in play.
+/// A team defends the side it stands on, so it attacks +x exactly when it is
+/// not on the positive side.
 class CoachLogic {
  public:
   /// Where the team's own robots stand (field frame), by robot id: what the

@@ -74,22 +74,18 @@ struct MiniWorld {
     r->set_x(x + 0.002 * noise(rng));
     r->set_y(y + 0.002 * noise(rng));
     r->set_orientation(theta + 0.02 * noise(rng));
-    for (size_t i = 0; i < teammates.size(); ++i) {
-      auto* m = frame.add_robots_blue();
-      m->set_robot_id(static_cast<uint32_t>(i + 2));
-      m->set_confidence(1.0);
-      m->set_x(teammates[i].first + 0.002 * noise(rng));
-      m->set_y(teammates[i].second + 0.002 * noise(rng));
-      m->set_orientation(0.0);
-    }
-    for (size_t i = 0; i < opponents.size(); ++i) {
-      auto* o = frame.add_robots_yellow();
-      o->set_robot_id(static_cast<uint32_t>(i + 1));
-      o->set_confidence(1.0);
-      o->set_x(opponents[i].first + 0.002 * noise(rng));
-      o->set_y(opponents[i].second + 0.002 * noise(rng));
-      o->set_orientation(0.0);
-    }
+    // Robots standing still, seen with the same noise as ours.
+    auto add_standing = [&](msg::DetectionRobot* d, uint32_t id, const std::pair<double, double>& at) {
+      d->set_robot_id(id);
+      d->set_confidence(1.0);
+      d->set_x(at.first + 0.002 * noise(rng));
+      d->set_y(at.second + 0.002 * noise(rng));
+      d->set_orientation(0.0);
+    };
+    for (size_t i = 0; i < teammates.size(); ++i)
+      add_standing(frame.add_robots_blue(), static_cast<uint32_t>(i + 2), teammates[i]);
+    for (size_t i = 0; i < opponents.size(); ++i)
+      add_standing(frame.add_robots_yellow(), static_cast<uint32_t>(i + 1), opponents[i]);
     auto* b = frame.add_balls();
     b->set_confidence(1.0);
     b->set_x(bx + 0.002 * noise(rng));
