@@ -1,5 +1,6 @@
 #include "actors/world_knowledge/robot_ekf.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -164,6 +165,20 @@ void RobotEkf::update_fixed(const Eigen::Matrix<double, M, 1>& residual, const E
   // Joseph form: stays positive semi-definite whatever the rounding.
   const Eigen::Matrix<double, N, N> updated = IKH * P * IKH.transpose() + K * R * K.transpose();
   P = 0.5 * (updated + updated.transpose());
+  // What no robot can do is a residual the velocities must not absorb.
+  constexpr int w = N == 5 ? kUnicycleOmega : kHolonomicOmega;
+  if (params_.max_omega > 0.0) x(w) = std::clamp(x(w), -params_.max_omega, params_.max_omega);
+  if (params_.max_speed > 0.0) {
+    if constexpr (N == 5) {
+      x(kSpeed) = std::clamp(x(kSpeed), -params_.max_speed, params_.max_speed);
+    } else {
+      const double speed = std::hypot(x(kVx), x(kVy));
+      if (speed > params_.max_speed) {
+        x(kVx) *= params_.max_speed / speed;
+        x(kVy) *= params_.max_speed / speed;
+      }
+    }
+  }
 }
 
 template <int M>

@@ -31,6 +31,14 @@ struct RobotEkfParams {
   /// m: lost() once the position's standard deviation along its worst
   /// direction exceeds this.
   double lost_position_sd = 0.5;
+  /// m/s and rad/s: the fastest a robot can move and turn; 0 for no limit.
+  /// An update leaves the speed and turn rate within them. Without a limit a
+  /// pose jump (a robot the referee moved, a localiser finding itself again)
+  /// drove omega past pi per step, where the wrapped heading residual fits
+  /// an aliased turn rate, and the heading flipped by about pi every cycle
+  /// from then on (MSL: one robot for 45 minutes of a match).
+  double max_speed = 0.0;
+  double max_omega = 0.0;
 };
 
 /// One robot tracked by an extended Kalman filter.
@@ -53,7 +61,8 @@ struct RobotEkfParams {
 /// Updates take a measured pose (x, y, theta) with a 3x3 covariance, or a
 /// position only (for detections whose heading is unknown); the heading
 /// residual is wrapped, the covariance updated in Joseph form (stays
-/// symmetric positive semi-definite).
+/// symmetric positive semi-definite); then the speed and turn rate are
+/// limited to RobotEkfParams::max_speed and max_omega.
 class RobotEkf {
  public:
   using Pose = Eigen::Vector3d;          ///< x, y (m), theta (rad)

@@ -50,6 +50,8 @@ WorldTracker::WorldTracker(msg::Team team, uint32_t robot_id, const msg::LeagueP
   robot_ekf_params_.angular_accel_noise_density = params_.robot_angular_accel_noise_density;
   robot_ekf_params_.lateral_diffusion = params_.robot_lateral_diffusion;
   robot_ekf_params_.lost_position_sd = params_.robot_lost_position_sd;
+  robot_ekf_params_.max_speed = params_.robot_limit_factor * std::max(0.0, league.robot().max_speed());
+  robot_ekf_params_.max_omega = params_.robot_limit_factor * std::max(0.0, league.robot().max_omega());
 }
 
 // --- robots: one EKF each -----------------------------------------------------
@@ -63,6 +65,14 @@ RobotEkf::PoseCovariance WorldTracker::pose_covariance(double position_sd) const
 WorldTracker::RobotTrack WorldTracker::new_track(const RobotSighting& z, double t) const {
   const double v = params_.robot_initial_velocity_sd, w = params_.robot_initial_omega_sd;
   return RobotTrack{RobotEkf(robot_model_, robot_ekf_params_, z.pose, z.R, t, v * v, w * w), t, 0};
+}
+
+bool WorldTracker::relocalised(const RobotEkf& ekf, const RobotSighting& z, double t) const {
+  RobotEkf predicted = ekf;
+  predicted.predict_to(t);
+  const RobotEkf::Pose x = predicted.pose();
+  return (z.pose.head<2>() - x.head<2>()).norm() > params_.self_restart_distance ||
+         std::abs(wrap_angle(z.pose(2) - x(2))) > params_.self_restart_heading;
 }
 
 void WorldTracker::observe_robot(std::optional<RobotTrack>& track, const RobotSighting& z, double t,
@@ -295,8 +305,12 @@ void WorldTracker::observe(const msg::Percept& percept) {
   // and its landmark corrections step by more than a gate would let through.
   if (percept.self_seen() || percept.self_dead_reckoned()) {
     const msg::Pose2& p = percept.self_pose();
-    observe_robot(self_, {{p.x(), p.y(), wrap_angle(p.theta())}, pose_covariance(params_.robot_position_sd)}, t,
-                  !dead_reckoned);
+    const RobotSighting z{{p.x(), p.y(), wrap_angle(p.theta())}, pose_covariance(params_.robot_position_sd)};
+    if (dead_reckoned && self_ && relocalised(self_->ekf, z, t)) {
+      self_ = new_track(z, t);  // at rest where perception now puts us, not a jump explained by speed
+    } else {
+      observe_robot(self_, z, t, !dead_reckoned);
+    }
   }
 
   msg::Pose2 ref;

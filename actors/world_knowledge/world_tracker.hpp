@@ -53,6 +53,11 @@ struct TrackerParams {
   double robot_gate_min_distance = 0.05;   // m: always accept this close, however certain we are
   int robot_reset_after_rejections = 3;    // consecutive gated-out detections of an id -> re-initialise
   double robot_lost_position_sd = 0.5;     // m: a track this uncertain is dropped (coasting too long)
+  double robot_limit_factor = 1.5;         // tracks' speed and turn rate stay within this times the league's limits
+  // Our own pose from perception stepping by more than this (m, rad) from the
+  // prediction is a relocalisation, not motion: the track starts again there.
+  double self_restart_distance = 0.5;
+  double self_restart_heading = 0.5;
   double robot_stale_after = 0.25;      // s: a teammate's view of a robot may replace ours
   double robot_lost_after = 1.0;        // s: track dropped from the estimate
 };
@@ -152,6 +157,9 @@ class WorldTracker {
   // A pose measured to position_sd per axis and robot_orientation_sd.
   RobotEkf::PoseCovariance pose_covariance(double position_sd) const;
   RobotTrack new_track(const RobotSighting& z, double t) const;
+  // Whether perception's own pose z stepped away from the track's prediction
+  // by more than a robot moves (see TrackerParams::self_restart_distance).
+  bool relocalised(const RobotEkf& ekf, const RobotSighting& z, double t) const;
   void observe_robot(std::optional<RobotTrack>& track, const RobotSighting& z, double t, bool gate) const;
   void associate_anonymous(std::map<uint32_t, RobotTrack>& tracks, const std::vector<RobotSighting>& sightings,
                            std::set<uint32_t>& updated, bool own_team, double t);

@@ -849,3 +849,62 @@ TEST(WorldTracker, ObjectsSeenFromADeadReckonedPoseInheritItsUncertainty) {
 
 }  // namespace
 }  // namespace robocaf::actors
+
+namespace robocaf::actors {
+namespace {
+
+msg::Percept onboard_self(double t, double x, double y, double theta) {
+  msg::Percept p;
+  p.set_t_capture(t);
+  p.set_team(msg::BLUE);
+  p.set_robot_id(5);
+  p.set_self_dead_reckoned(true);
+  p.mutable_self_pose()->set_x(x);
+  p.mutable_self_pose()->set_y(y);
+  p.mutable_self_pose()->set_theta(theta);
+  return p;
+}
+
+// A robot backing away at 1 m/s is moved 8 m by the referee; perception's
+// localiser finds it there a second later (MSL seed 11). The self track
+// then follows perception's pose, speed and heading; explaining the jump
+// with speed had driven the turn rate past pi per cycle, and the heading
+// flipped by about pi every cycle for the rest of the match.
+TEST(WorldTracker, SelfTrackFollowsTheLocaliserAfterItFindsItselfElsewhere) {
+  const msg::MatchConfig msl = runtime::preset_match_config("msl");
+  for (const bool restart : {true, false}) {
+    SCOPED_TRACE(restart ? "restarting" : "limits only");
+    TrackerParams params;
+    if (!restart) params.self_restart_distance = params.self_restart_heading = 1e9;
+    WorldTracker tracker(msg::BLUE, 5, msl.league(), params);
+    const double heading = -0.55, speed = -1.0;  // backing away
+    double t = 0.0, x = 7.5, y = 0.0;
+    for (int i = 0; i < 100; ++i, t += 0.02) {
+      tracker.observe(onboard_self(t, x, y, heading + 0.2 * std::sin(3.0 * t)));
+      x += speed * std::cos(heading) * 0.02;
+      y += speed * std::sin(heading) * 0.02;
+    }
+    x = -1.5;
+    y = -1.9;
+    double worst_heading = 0.0, worst_position = 0.0, worst_speed = 0.0;
+    for (int i = 0; i < 150; ++i, t += 0.02) {
+      tracker.observe(onboard_self(t, x, y, heading));
+      const msg::WorldEstimate w = tracker.estimate(0, t);
+      if (i >= 50) {
+        worst_heading = std::max(worst_heading, std::abs(runtime::wrap_angle(w.self().pose().theta() - heading)));
+        worst_position = std::max(worst_position, std::hypot(w.self().pose().x() - x, w.self().pose().y() - y));
+        worst_speed = std::max(worst_speed, std::abs(std::hypot(w.self().velocity().x(), w.self().velocity().y()) -
+                                                     std::abs(speed)));
+      }
+      EXPECT_LE(std::abs(w.self().omega()), 1.5 * msl.league().robot().max_omega() + 1e-9);
+      x += speed * std::cos(heading) * 0.02;
+      y += speed * std::sin(heading) * 0.02;
+    }
+    EXPECT_LT(worst_heading, 0.02);
+    EXPECT_LT(worst_position, 0.02);
+    EXPECT_LT(worst_speed, 0.1);
+  }
+}
+
+}  // namespace
+}  // namespace robocaf::actors
