@@ -6,6 +6,7 @@
 #include <map>
 
 #include "runtime/angle.hpp"
+#include "runtime/robot_spacing.hpp"
 
 namespace robocaf::actors {
 
@@ -239,8 +240,11 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
     ux = n > 1e-9 ? ux / n : -inward;
     uy = n > 1e-9 ? uy / n : 0.0;
     std::vector<Point> spots;
+    // As far apart as the skills' own walls stand (a gap the ball cannot
+    // pass): closer, each robot's way round its teammate kept it off its spot.
+    const double half_gap = 0.5 * runtime::teammate_keep(league_) + 0.001;
     for (double side : {-1.0, 1.0}) {
-      const Point q{ball.x + keep * ux - side * (r + 0.01) * uy, ball.y + keep * uy + side * (r + 0.01) * ux};
+      const Point q{ball.x + keep * ux - side * half_gap * uy, ball.y + keep * uy + side * half_gap * ux};
       // Clear of the area's surroundings that the robots' skills keep out
       // of: a spot closer in was never reached (MSL corner kicks).
       if (std::abs(q.x) <= xmax && std::abs(q.y) <= ymax && !near_own_goal_area(q) && clear_of_opponents(q))
@@ -268,10 +272,13 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
 
   // Movers: too close to the ball, at the own goal area, or not seen.
   // Nearest free point at `keep` from the ball, inside the field and clear of
-  // the own goal area's surroundings.
+  // the own goal area's surroundings, and of teammates by more than the
+  // skills keep from them: a robot sent to touching distance of a teammate
+  // goes round it and stops short, inside the distance (MSL drop balls).
+  const double teammate_gap = runtime::teammate_keep(league_) + 0.02;
   auto free = [&](Point q) {
     if (std::abs(q.x) > xmax || std::abs(q.y) > ymax || near_own_goal_area(q) || !clear_of_opponents(q)) return false;
-    return std::all_of(taken.begin(), taken.end(), [&](Point o) { return dist(o, q) >= 2.0 * r + 0.01; });
+    return std::all_of(taken.begin(), taken.end(), [&](Point o) { return dist(o, q) >= teammate_gap; });
   };
   for (const auto& [id, from] : movers) {
     Point to = from;

@@ -13,6 +13,7 @@
 #include "actors/player_skills/shot_geometry.hpp"
 #include "runtime/angle.hpp"
 #include "runtime/config_loader.hpp"
+#include "runtime/robot_spacing.hpp"
 
 namespace robocaf::actors {
 
@@ -260,12 +261,7 @@ double SkillController::goal_area_keep() const {
   return r + 0.02 + (league_.rules().max_defenders_in_goal_area() > 0 ? r : 0.0);
 }
 
-double SkillController::teammate_keep() const {
-  // Two radii and a gap the ball cannot pass through, so a wall of robots
-  // standing this far apart still blocks it.
-  const double r = league_.robot().radius();
-  return 2.0 * r + std::min(0.5 * r, 1.6 * league_.ball().radius());
-}
+double SkillController::teammate_keep() const { return runtime::teammate_keep(league_); }
 
 V SkillController::clear_of_teammates(const V& target, const Pose& self) const {
   const double berth = kBerthRadii * league_.robot().radius();

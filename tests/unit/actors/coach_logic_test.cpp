@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "runtime/config_loader.hpp"
+#include "runtime/robot_spacing.hpp"
 
 namespace robocaf::actors {
 namespace {
@@ -500,7 +501,7 @@ TEST(CoachLogic, NoRobotIsSentOntoAnOpponent) {
   // Their free kick in our half: an opponent on one wall spot leaves it out.
   const double bx = -2.9, by = 0.4;
   const auto wall = coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::YELLOW, bx, by), {1, 2, 3, 4}, poses);
-  const double wall_distance = std::hypot(keep, r + 0.01);  // side by side across the line
+  const double wall_distance = std::hypot(keep, 0.5 * runtime::teammate_keep(league) + 0.001);  // side by side
   std::vector<msg::Pose2> on_wall;
   for (const auto& p : wall.placements())
     if (p.robot_id() != 1 && std::abs(dist(p.pose(), bx, by) - wall_distance) < 1e-9) on_wall.push_back(p.pose());
@@ -536,6 +537,44 @@ TEST(CoachLogic, WallSpotsStayOutOfTheGoalAreasSurroundings) {
     EXPECT_FALSE(near_area) << p.robot_id() << " at " << p.pose().ShortDebugString();
     EXPECT_GE(dist(p.pose(), -4.1, -2.7), 1.0) << p.robot_id();
   }
+}
+
+// The player skills go round a teammate at teammate_keep: a spot nearer to
+// one is never reached, and the robot stood short of it, inside the distance
+// (MSL drop balls). Spots handed out keep that distance; a wall still lets no
+// ball through.
+TEST(CoachLogic, SpotsKeepTheDistanceTheSkillsKeepFromTeammates) {
+  msg::LeaguePreset league = with_restart_distance(ssl(), 1.0);
+  league.mutable_field()->set_length(18.0);
+  league.mutable_field()->set_width(12.0);
+  league.mutable_robot()->set_radius(0.25);  // MSL
+  league.mutable_ball()->set_radius(0.11);
+  CoachLogic coach(msg::BLUE, league);  // defends -x
+  const double keep = 1.0 + coach.restart_margin();
+  const double mates = runtime::teammate_keep(league);
+  // Robot 2 stands on the distance; robot 3 is at the ball on the same side,
+  // so straight back would put it on robot 2 and it goes round the ball.
+  const double bx = 2.0, by = 1.0;
+  const CoachLogic::RobotPoses poses{
+      {1, pose(-8.6, 0.0)}, {2, pose(bx + keep + 0.01, by)}, {3, pose(bx + 0.3, by + 0.01)}, {4, pose(-3.0, -4.0)}};
+  const auto c = coach.on_game_state(restart(msg::RESTART_DROP_BALL, msg::TEAM_UNSPECIFIED, bx, by), {1, 2, 3, 4},
+                                     poses);
+  const msg::Pose2* p3 = placement_of(c, 3);
+  ASSERT_NE(p3, nullptr);
+  EXPECT_GE(dist(*p3, bx, by), keep - 1e-9);
+  EXPECT_GE(dist(*p3, bx + keep + 0.01, by), mates) << p3->ShortDebugString();
+  EXPECT_LT(dist(*p3, bx + keep + 0.01, by), 2.0 * mates) << "still the nearest free point";
+
+  // Their free kick in our half: the two in the wall stand teammate_keep
+  // apart, with a gap narrower than the ball.
+  const auto wall = coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::YELLOW, -4.0, 2.0), {1, 2, 3, 4}, poses);
+  std::vector<msg::Pose2> on_wall;
+  for (const auto& p : wall.placements())
+    if (p.robot_id() != 1 && std::abs(dist(p.pose(), -4.0, 2.0) - keep) < 0.1) on_wall.push_back(p.pose());
+  ASSERT_EQ(on_wall.size(), 2u);
+  const double apart = dist(on_wall[0], on_wall[1].x(), on_wall[1].y());
+  EXPECT_GE(apart, mates);
+  EXPECT_LT(apart - 2.0 * league.robot().radius(), 2.0 * league.ball().radius());
 }
 
 TEST(CoachLogic, CornerKickTakerMayStandOutsideTheField) {
