@@ -772,7 +772,10 @@ bool SkillController::keeper_clears(const V& b, const V& bv, bool clearing) cons
   const double grow = 2.0 * r + rb + (clearing ? r : 0.0);
   const double a = own_goal_x_ < 0.0 ? 1.0 : -1.0;
   const bool on_field = a * (b.x() - own_goal_x_) > 0.0;  // not over our goal line
-  return on_field && in_own_goal_area(b, grow) && bv.norm() < (clearing ? 2.0 : 1.0) * params_.keeper_clear_speed;
+  if (!on_field || !in_own_goal_area(b, grow)) return false;
+  if (bv.norm() < (clearing ? 2.0 : 1.0) * params_.keeper_clear_speed) return true;
+  if (!(params_.keeper_clear_still_seconds > 0.0)) return false;
+  return clearing ? bv.norm() < 1.0 : ball_still_for_ >= params_.keeper_clear_still_seconds;
 }
 
 bool SkillController::teammate_in_own_goal_area(const msg::WorldEstimate& world) const {
@@ -848,6 +851,11 @@ SkillController::Vel SkillController::defender(const Pose& self, const msg::Worl
       break;
     }
   }
+  // Where an attacker gets behind the ball to play it up-field. With the
+  // ball near our goal it is the defender's own spot on the ball-goal line,
+  // and the two met there (MSL vs chaser: most attacker-defender contacts).
+  const V up = unit_or(V(a * 0.5 * f.length(), 0.0) - b, V(a, 0.0));
+  T = outside_circle(T, b - up * (r + rb + params_.approach_distance), kBerthRadii * r, V(self.x, self.y));
   T = clear_of_teammates(T, self);
   double tx = T.x(), ty = T.y();
   clamp_to_field(tx, ty);
@@ -1143,6 +1151,13 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   const Pose self{world.self().pose().x(), world.self().pose().y(), world.self().pose().theta()};
   ball_velocity_ = V(world.ball().velocity().x(), world.ball().velocity().y());
   if (!ball_velocity_.allFinite()) ball_velocity_ = V::Zero();
+  if (world.ball().valid() && ball_velocity_.norm() < kStillBallSpeed) {
+    if (!ball_still_since_) ball_still_since_ = t;
+    ball_still_for_ = t - *ball_still_since_;
+  } else {
+    ball_still_since_.reset();
+    ball_still_for_ = 0.0;
+  }
   teammates_.clear();
   for (const auto& mate : world.teammates())
     if (mate.robot_id() != robot_id_) teammates_.emplace_back(mate.pose().x(), mate.pose().y());

@@ -83,6 +83,13 @@ struct SkillParams {
   // (47 -> 38 in the two matches) but let in more goals off the empty line: SSL 69-7 without,
   // 76-16 with; MSL 34-8 without, 32-14 with.
   double keeper_clear_speed = 0.0;
+  // s: a ball lying still (estimated below 0.15 m/s) this long where only the
+  // keeper may play it is the keeper's to clear, whatever keeper_clear_speed
+  // says; it keeps at it while the ball moves below 1 m/s. 0: never. Nobody
+  // played such a ball until the stalemate rule, again and again, with field
+  // players crowding the area's edge (SSL vs wall: one ball at the defense
+  // area's front dropped ten times in a match; MSL: own contacts there).
+  double keeper_clear_still_seconds = 1.0;
 };
 
 /// Turns (WorldEstimate, PlayerInstruction) into a MotionCommand: body velocity
@@ -156,6 +163,8 @@ class SkillController {
   /// Centre distance, in robot radii, a lone defender's or a supporter's
   /// spot keeps from every teammate.
   static constexpr double kBerthRadii = 4.0;
+  /// m/s: a ball estimated slower than this lies still (keeper_clear_still_seconds).
+  static constexpr double kStillBallSpeed = 0.15;
 
  private:
   struct Pose {
@@ -201,6 +210,7 @@ class SkillController {
   // the goal area, and the ball lies in our goal area or so near it that a
   // field player could play it only from inside, slow enough to be stopped.
   // `clearing`: the keeper is already at it (a wider zone, a faster ball).
+  // A ball lying still for keeper_clear_still_seconds is the keeper's too.
   bool keeper_clears(const Eigen::Vector2d& b, const Eigen::Vector2d& bv, bool clearing) const;
   // Whether a teammate (our keeper, as a rule) stands in our goal area: a
   // field player stepping in too would be one robot too many.
@@ -286,6 +296,8 @@ class SkillController {
   msg::Role last_role_ = msg::ROLE_NONE;
   std::vector<Eigen::Vector2d> teammates_;  // this cycle's teammate positions
   Eigen::Vector2d ball_velocity_ = Eigen::Vector2d::Zero();  // this cycle's ball velocity estimate
+  std::optional<double> ball_still_since_;  // when the ball estimate last came to rest
+  double ball_still_for_ = 0.0;             // s it has lain still since
   bool give_way_ = false;                   // this cycle: go round teammates (see give_way_to_teammates)
   PathPlanner planner_;
   FreeSpace free_space_;                    // where our centre may be: field, goal mouths, run-off

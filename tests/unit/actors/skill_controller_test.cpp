@@ -530,6 +530,34 @@ TEST(SkillController, KeeperClearsASlowBallLyingInItsGoalArea) {
   EXPECT_TRUE(kicked_near_ball) << "the keeper never kicked the ball away";
 }
 
+TEST(SkillController, KeeperClearsABallLyingStillAtItsGoalArea) {
+  // With the default parameters (no clearing of slow balls): a ball lying
+  // still just off the defense area's front, where a field player could get
+  // behind it only from inside. After keeper_clear_still_seconds the keeper
+  // goes and kicks it away; before, it keeps its line (SSL vs wall: a ball
+  // left there was dropped again and again by the stalemate rule).
+  const msg::MatchConfig config = runtime::preset_match_config("ssl");
+  const auto& f = config.league().field();
+  const double bx = -0.5 * f.length() + f.goal_area_depth() + 0.02, by = 0.04;
+  const SkillParams defaults;
+  ASSERT_GT(defaults.keeper_clear_still_seconds, 0.0);
+  SkillController skills(msg::BLUE, 1, config.league());
+  const int before = static_cast<int>(defaults.keeper_clear_still_seconds / 0.02) - 5;
+  double furthest_before = 0.0, closest = 1e9;
+  bool kicked_near_ball = false;
+  int k = 0;
+  drive_ssl_robot(skills, play(msg::ROLE_KEEPER, true), 1, -4.39, 0.0, 0.0, bx, by, 0.0, 0.0, false, 400,
+                  [&](double x, double y, const msg::MotionCommand& c) {
+                    if (k++ < before) furthest_before = std::max(furthest_before, x + 4.39);
+                    const double d = std::hypot(x - bx, y - by);
+                    closest = std::min(closest, d);
+                    if (c.kick_speed() > 0.0 && d < 0.15) kicked_near_ball = true;
+                  });
+  EXPECT_LT(furthest_before, 0.05) << "the keeper left its line before the ball had lain still long enough";
+  EXPECT_LT(closest, 0.12) << "the keeper never got to the ball";
+  EXPECT_TRUE(kicked_near_ball) << "the keeper never kicked the ball away";
+}
+
 TEST(SkillController, KeeperStaysOnItsLineForABallRollingAtTheGoal) {
   const msg::MatchConfig config = runtime::preset_match_config("ssl");
   SkillParams clearing;
@@ -934,6 +962,30 @@ TEST(SkillController, SupporterAndDefenderKeepABerthFromTeammates) {
     for (int k = 0; k < 8 * 50; ++k) w.step(play(c.role, true));
     EXPECT_GT(std::hypot(w.x - mx, w.y - my), berth - 0.02) << "at (" << w.x << ", " << w.y << ")";
     EXPECT_LT(std::hypot(w.x - alone.x, w.y - alone.y), berth + 1.5 * r) << "just out of the way";
+  }
+}
+
+TEST(SkillController, DefenderLeavesTheAttackersApproachFree) {
+  // The ball near our goal: the defender's spot between ball and goal is
+  // where an attacker gets behind the ball to play it up-field. The defender
+  // keeps kBerthRadii radii from that spot.
+  const msg::LeaguePreset league = mirosot_match().league();
+  const double r = league.robot().radius(), rb = league.ball().radius();
+  const double berth = SkillController::kBerthRadii * r;
+  for (const double by : {0.0, 0.3, -0.45}) {
+    SCOPED_TRACE(by);
+    MiniWorld w;
+    w.ball_moves = false;
+    w.x = -0.2;
+    w.y = 0.0;
+    w.bx = -0.75;
+    w.by = by;
+    for (int k = 0; k < 8 * 50; ++k) w.step(play(msg::ROLE_DEFENDER, true));
+    const double ux = 1.1 - w.bx, uy = -w.by, n = std::hypot(ux, uy);
+    const double behind = r + rb + SkillParams{}.approach_distance;
+    const double ax = w.bx - ux / n * behind, ay = w.by - uy / n * behind;
+    EXPECT_GT(std::hypot(w.x - ax, w.y - ay), berth - 0.02) << "at (" << w.x << ", " << w.y << ")";
+    EXPECT_LT(w.x, w.bx) << "still goal side of the ball";
   }
 }
 
