@@ -774,7 +774,10 @@ bool SkillController::keeper_clears(const V& b, const V& bv, bool clearing) cons
   const bool on_field = a * (b.x() - own_goal_x_) > 0.0;  // not over our goal line
   if (!on_field || !in_own_goal_area(b, grow)) return false;
   if (bv.norm() < (clearing ? 2.0 : 1.0) * params_.keeper_clear_speed) return true;
-  if (!(params_.keeper_clear_still_seconds > 0.0)) return false;
+  // A still ball only within a robot and a ball of the area, where no field
+  // player gets behind it: further out the attacker went for it too, and the
+  // two met (MSL vs chaser: 30 keeper-attacker contacts in 12 matches).
+  if (!(params_.keeper_clear_still_seconds > 0.0) || !in_own_goal_area(b, r + rb + (clearing ? r : 0.0))) return false;
   return clearing ? bv.norm() < 1.0 : ball_still_for_ >= params_.keeper_clear_still_seconds;
 }
 
