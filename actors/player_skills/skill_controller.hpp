@@ -83,13 +83,13 @@ struct SkillParams {
   // (47 -> 38 in the two matches) but let in more goals off the empty line: SSL 69-7 without,
   // 76-16 with; MSL 34-8 without, 32-14 with.
   double keeper_clear_speed = 0.0;
-  // s: a ball lying still (estimated below 0.15 m/s) this long within a robot
-  // radius and a ball of the goal area (where only the keeper may get behind
-  // it) is the keeper's to clear, whatever keeper_clear_speed
-  // says; it keeps at it while the ball moves below 1 m/s. 0: never. Nobody
-  // played such a ball until the stalemate rule, again and again, with field
-  // players crowding the area's edge (SSL vs wall: one ball at the defense
-  // area's front dropped ten times in a match; MSL: own contacts there).
+  // s: a ball lying still (estimated below kStillBallSpeed) this long within
+  // a robot radius and a ball of the goal area (where only the keeper may get
+  // behind it) is the keeper's to clear, whatever keeper_clear_speed says; it
+  // keeps at it while the ball moves below 1 m/s. 0: never. Nobody played
+  // such a ball until the stalemate rule, again and again, with field players
+  // crowding the area's edge (SSL vs wall: one ball at the defense area's
+  // front dropped ten times in a match).
   double keeper_clear_still_seconds = 1.0;
 };
 
