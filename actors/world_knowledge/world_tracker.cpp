@@ -67,12 +67,9 @@ WorldTracker::RobotTrack WorldTracker::new_track(const RobotSighting& z, double 
   return RobotTrack{RobotEkf(robot_model_, robot_ekf_params_, z.pose, z.R, t, v * v, w * w), t, 0};
 }
 
-bool WorldTracker::relocalised(const RobotEkf& ekf, const RobotSighting& z, double t) const {
-  RobotEkf predicted = ekf;
-  predicted.predict_to(t);
-  const RobotEkf::Pose x = predicted.pose();
-  return (z.pose.head<2>() - x.head<2>()).norm() > params_.self_restart_distance ||
-         std::abs(wrap_angle(z.pose(2) - x(2))) > params_.self_restart_heading;
+bool WorldTracker::relocalised(const RobotEkf::Pose& predicted, const RobotEkf::Pose& z) const {
+  return (z.head<2>() - predicted.head<2>()).norm() > params_.self_restart_distance ||
+         std::abs(wrap_angle(z(2) - predicted(2))) > params_.self_restart_heading;
 }
 
 void WorldTracker::observe_robot(std::optional<RobotTrack>& track, const RobotSighting& z, double t,
@@ -306,7 +303,9 @@ void WorldTracker::observe(const msg::Percept& percept) {
   if (percept.self_seen() || percept.self_dead_reckoned()) {
     const msg::Pose2& p = percept.self_pose();
     const RobotSighting z{{p.x(), p.y(), wrap_angle(p.theta())}, pose_covariance(params_.robot_position_sd)};
-    if (dead_reckoned && self_ && relocalised(self_->ekf, z, t)) {
+    // observe_robot's own prediction to t, done first to compare with.
+    if (dead_reckoned && self_) self_->ekf.predict_to(t);
+    if (dead_reckoned && self_ && relocalised(self_->ekf.pose(), z.pose)) {
       self_ = new_track(z, t);  // at rest where perception now puts us, not a jump explained by speed
     } else {
       observe_robot(self_, z, t, !dead_reckoned);

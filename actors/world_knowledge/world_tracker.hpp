@@ -157,9 +157,10 @@ class WorldTracker {
   // A pose measured to position_sd per axis and robot_orientation_sd.
   RobotEkf::PoseCovariance pose_covariance(double position_sd) const;
   RobotTrack new_track(const RobotSighting& z, double t) const;
-  // Whether perception's own pose z stepped away from the track's prediction
-  // by more than a robot moves (see TrackerParams::self_restart_distance).
-  bool relocalised(const RobotEkf& ekf, const RobotSighting& z, double t) const;
+  // Whether perception's own pose z stepped away from our track's pose
+  // predicted to its time by more than a robot moves (see
+  // TrackerParams::self_restart_distance).
+  bool relocalised(const RobotEkf::Pose& predicted, const RobotEkf::Pose& z) const;
   void observe_robot(std::optional<RobotTrack>& track, const RobotSighting& z, double t, bool gate) const;
   void associate_anonymous(std::map<uint32_t, RobotTrack>& tracks, const std::vector<RobotSighting>& sightings,
                            std::set<uint32_t>& updated, bool own_team, double t);
