@@ -94,6 +94,7 @@ SkillController::SkillController(msg::Team team, uint32_t robot_id, const msg::L
     : team_(team),
       robot_id_(robot_id),
       league_(league),
+      formation_(league),
       params_(params),
       omni_(league.robot().drive() == msg::DRIVE_OMNI),
       symmetric_(league.robot().drive() == msg::DRIVE_DIFFERENTIAL && league.robot().kick_speed() <= 0.0),
@@ -253,13 +254,7 @@ bool SkillController::in_own_goal_area(const V& p, double grow) const {
   return a * (p.x() - own_goal_x_) < f.goal_area_depth() + grow && std::abs(p.y()) < 0.5 * f.goal_area_width() + grow;
 }
 
-double SkillController::goal_area_keep() const {
-  // Where the rules limit robots in the goal area, another radius: an
-  // opponent shoving a robot standing on the edge had it inside within the
-  // referee's grace time (SSL vs chaser: most goal-area fouls).
-  const double r = league_.robot().radius();
-  return r + 0.02 + (league_.rules().max_defenders_in_goal_area() > 0 ? r : 0.0);
-}
+double SkillController::goal_area_keep() const { return formation_.goal_area_keep(); }
 
 double SkillController::teammate_keep() const { return runtime::teammate_keep(league_); }
 
@@ -836,14 +831,8 @@ SkillController::Vel SkillController::defender(const Pose& self, const msg::Worl
   const double a = attack_positive_x ? 1.0 : -1.0;
   const double r = league_.robot().radius(), rb = league_.ball().radius();
   const V b(world.ball().position().x(), world.ball().position().y());
-  const V own(-a * 0.5 * f.length(), 0.0);
-  const V to_goal = own - b;
-  const V dir = unit_or(to_goal, V(-a, 0.0));
-  const double d = std::clamp(0.4 * to_goal.norm(), r + rb + 0.1, std::max(r + rb + 0.1, 0.3 * f.length()));
-  V T = b + dir * d;
-  // Outside the keeper's area.
-  const double min_depth = f.goal_area_depth() + goal_area_keep();
-  if (a * (T.x() - own.x()) < min_depth) T.x() = own.x() + a * min_depth;
+  const V dir = unit_or(V(-a * 0.5 * f.length(), 0.0) - b, V(-a, 0.0));
+  V T = formation_.defender(b, attack_positive_x);
   // Make room for a lower-id teammate already there (two defenders).
   for (const auto& mate : world.teammates()) {
     if (mate.robot_id() >= robot_id_) continue;
@@ -868,28 +857,9 @@ SkillController::Vel SkillController::defender(const Pose& self, const msg::Worl
 
 SkillController::Vel SkillController::wall_defender(const Pose& self, const msg::WorldEstimate& world,
                                                     bool attack_positive_x, uint32_t index, uint32_t count) {
-  const auto& f = league_.field();
-  const double a = attack_positive_x ? 1.0 : -1.0;
   const V b(world.ball().position().x(), world.ball().position().y());
-  const V own(-a * 0.5 * f.length(), 0.0);
-  // The goal area grown by a robot and a margin: the wall stands on its edge,
-  // where the ray from the goal centre to the ball leaves it, so it covers the
-  // goal from the ball while staying out of the keeper's area.
-  const double margin = goal_area_keep();
-  const double depth = f.goal_area_depth() + margin;
-  const double half_width = 0.5 * std::max(f.goal_area_width(), f.goal_width()) + margin;
-  V u = unit_or(b - own, V(a, 0.0));
-  if (a * u.x() < 0.15) u = unit_or(V(a * 0.15, u.y()), V(a, 0.0));  // never along the goal line
-  const double exit = std::min(depth / std::abs(u.x()), std::abs(u.y()) > 1e-9 ? half_width / std::abs(u.y()) : 1e9);
-  const V centre = own + u * exit;
-  // Slots across the ray, right to left seen from the goal, a robot and a
-  // gap smaller than the ball apart.
-  const V left(-u.y(), u.x());
-  const double spacing = teammate_keep() + 0.002;  // neighbours' slots stay clear of giving way
-  V T = centre + left * ((static_cast<double>(index) - 0.5 * (static_cast<double>(count) - 1.0)) * spacing);
-  // A slot that fell back into the grown area moves out along the ray.
-  const double dx = a * (T.x() - own.x());
-  if (dx < depth && std::abs(T.y()) < half_width) T += u * std::min(depth - dx, half_width - std::abs(T.y()));
+  // The wall covers the goal from the ball while staying out of the keeper's area.
+  const V T = formation_.wall_slot(b, attack_positive_x, index, count);
   double tx = T.x(), ty = T.y();
   clamp_to_field(tx, ty);
   avoid_ball(self, b.x(), b.y(), tx, ty);
@@ -898,8 +868,6 @@ SkillController::Vel SkillController::wall_defender(const Pose& self, const msg:
 
 SkillController::Vel SkillController::supporter(const Pose& self, const msg::WorldEstimate& world,
                                                 bool attack_positive_x, uint32_t index, uint32_t count) {
-  const auto& f = league_.field();
-  const double a = attack_positive_x ? 1.0 : -1.0;
   const double r = league_.robot().radius();
   const V b(world.ball().position().x(), world.ball().position().y());
   // A pass (or any ball) rolling this way: step onto its path, facing it.
@@ -908,34 +876,14 @@ SkillController::Vel SkillController::supporter(const Pose& self, const msg::Wor
     clamp_to_field(qx, qy);
     return go_to_pose(self, qx, qy, angle_of(b - V(qx, qy)), false);
   }
-  // The open side of the field, with a dead band so the supporter does not
-  // cross the field each time the ball crosses the middle.
-  if (support_side_ == 0 || std::abs(b.y()) > 0.1 * f.width()) support_side_ = b.y() >= 0.0 ? -1 : 1;
-  const double max_ahead = 0.5 * f.length() - f.goal_area_depth() - r - 0.05;
-  const double max_y = 0.5 * f.width() - r - 0.05;
-  // Two spots: wide up-field on the open side (for rebounds off the keeper
-  // and balls crossing the goal mouth), and following up behind the ball on
-  // the inner side (to take over when the attacker is blocked). Even ids take
-  // the second, odd ids the first; a lower-id teammate already at a spot
-  // keeps it.
-  const V wide(std::clamp(b.x() + a * 0.3 * f.length(), -max_ahead, max_ahead),
-               std::clamp(b.y() + support_side_ * 0.35 * f.width(), -max_y, max_y));
-  const double inner = b.y() >= 0.0 ? -1.0 : 1.0;
-  const V follow(std::clamp(b.x() - a * 0.3, -max_ahead, max_ahead),
-                 std::clamp(b.y() + inner * 0.2 * f.width(), -max_y, max_y));
-  V T = robot_id_ % 2 == 1 ? wide : follow;
-  if (count >= 2) {
-    // Several supporters: their places among the supporters (by id) give
-    // each its own spot; more than two go wide on the far side, each a
-    // little further back.
-    const V other(std::clamp(wide.x() - a * 0.15 * f.length() * std::max(0, int(index) - 2), -max_ahead, max_ahead),
-                  std::clamp(b.y() - support_side_ * 0.35 * f.width(), -max_y, max_y));
-    T = index == 0 ? wide : index == 1 ? follow : other;
-  } else {
+  support_side_ = formation_.support_side(support_side_, b.y());
+  V T = formation_.supporter(b, attack_positive_x, support_side_, index, count, robot_id_);
+  if (count < 2) {
+    // A lower-id teammate already at the spot keeps it.
     for (const auto& mate : world.teammates()) {
       if (mate.robot_id() >= robot_id_) continue;
       if (std::hypot(mate.pose().x() - T.x(), mate.pose().y() - T.y()) < 4.0 * r) {
-        T = robot_id_ % 2 == 1 ? follow : wide;
+        T = formation_.lone_supporter_alternative(b, attack_positive_x, support_side_, robot_id_);
         break;
       }
     }

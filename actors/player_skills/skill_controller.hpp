@@ -16,6 +16,7 @@
 #include "actors/player_skills/pass_selection.hpp"
 #include "actors/player_skills/path_planner.hpp"
 #include "actors/player_skills/safety_search.hpp"
+#include "actors/team_skills/formation.hpp"
 
 namespace robocaf::actors {
 
@@ -267,6 +268,7 @@ class SkillController {
   msg::Team team_;
   uint32_t robot_id_;
   msg::LeaguePreset league_;
+  Formation formation_;  // where defenders and supporters stand
   SkillParams params_;
   bool omni_;
   bool symmetric_;  // differential without a kicker: both ends push

@@ -5,6 +5,8 @@
 #include <limits>
 #include <map>
 
+#include "actors/team_skills/min_cost_assignment.hpp"
+
 namespace robocaf::actors {
 
 namespace {
@@ -22,25 +24,88 @@ struct Known {
 }  // namespace
 
 RoleAssigner::RoleAssigner(const msg::LeaguePreset& league, msg::TeamStrategy strategy)
-    : league_(league), strategy_(strategy) {}
+    : league_(league), strategy_(strategy), formation_(league) {}
+
+double RoleAssigner::place_bonus() const { return std::max(kDefenderBonus, 2.0 * league_.robot().radius()); }
 
 void RoleAssigner::reset() {
   keepers_.clear();
   attackers_.clear();
   defenders_.clear();
+  field_slots_.clear();
   attack_challenge_.reset();
   defence_challenge_.reset();
+  slots_challenge_.reset();
 }
 
 void RoleAssigner::remember(const std::vector<msg::RoleEntry>& previous) {
   keepers_.clear();
   attackers_.clear();
   defenders_.clear();
+  field_slots_.clear();
   for (const auto& entry : previous) {
     if (entry.role() == msg::ROLE_KEEPER) keepers_.insert(entry.robot_id());
     if (entry.role() == msg::ROLE_ATTACKER) attackers_.insert(entry.robot_id());
     if (entry.role() == msg::ROLE_DEFENDER) defenders_.insert(entry.robot_id());
+    if (entry.role() == msg::ROLE_DEFENDER || entry.role() == msg::ROLE_SUPPORTER)
+      field_slots_[entry.robot_id()] = Slot{entry.role(), entry.role_index(), entry.role_count()};
   }
+}
+
+void RoleAssigner::assign_field_slots(const std::vector<uint32_t>& pool, size_t defenders,
+                                      const std::function<std::optional<Eigen::Vector2d>(uint32_t)>& position,
+                                      const Eigen::Vector2d& ball, bool attack_positive_x, double t) {
+  const size_t n = pool.size();
+  std::vector<Slot> slots;
+  for (size_t i = 0; i < n; ++i) {
+    const bool defender = i < defenders;
+    const size_t count = defender ? defenders : n - defenders;
+    slots.push_back(Slot{defender ? msg::ROLE_DEFENDER : msg::ROLE_SUPPORTER,
+                         static_cast<uint32_t>(defender ? i : i - defenders), static_cast<uint32_t>(count)});
+  }
+  auto spot = [&](uint32_t id, const Slot& slot) {
+    if (slot.role == msg::ROLE_DEFENDER)
+      return slot.count > 1 ? formation_.wall_slot(ball, attack_positive_x, slot.index, slot.count)
+                            : formation_.defender(ball, attack_positive_x);
+    return formation_.supporter(ball, attack_positive_x, support_side_, slot.index, slot.count, id);
+  };
+
+  // The current places, when every robot of the pool holds a different one
+  // of this cycle's places.
+  std::map<uint32_t, Slot> current;
+  for (uint32_t id : pool) {
+    auto it = field_slots_.find(id);
+    if (it != field_slots_.end() && std::find(slots.begin(), slots.end(), it->second) != slots.end())
+      current[id] = it->second;
+  }
+  bool complete = current.size() == n;
+  for (auto a = current.begin(); complete && a != current.end(); ++a)
+    for (auto b = std::next(a); complete && b != current.end(); ++b) complete = !(a->second == b->second);
+
+  std::vector<std::vector<double>> cost(n, std::vector<double>(n, 0.0));
+  for (size_t r = 0; r < n; ++r) {
+    const std::optional<Eigen::Vector2d> p = position(pool[r]);
+    const auto held = current.find(pool[r]);
+    for (size_t c = 0; c < n; ++c) {
+      // A robot nobody knows the place of costs the same anywhere.
+      double d = p ? (*p - spot(pool[r], slots[c])).norm() : 0.0;
+      if (!std::isfinite(d)) d = 1e6;
+      if (held != current.end() && held->second == slots[c]) d -= place_bonus();
+      cost[r][c] = d;
+    }
+  }
+  const std::vector<int> column = min_cost_assignment(cost);
+  std::map<uint32_t, Slot> wanted;
+  for (size_t r = 0; r < n; ++r) wanted[pool[r]] = slots[column.size() == n ? column[r] : r];
+
+  if (!complete || wanted == current) {
+    slots_challenge_.reset();
+    field_slots_ = complete ? current : wanted;
+    return;
+  }
+  std::set<uint32_t> key;  // the wanted assignment, one number per robot
+  for (const auto& [id, slot] : wanted) key.insert((id << 16) | (static_cast<uint32_t>(slot.role) << 8) | slot.index);
+  field_slots_ = confirmed(slots_challenge_, key, t) ? wanted : current;
 }
 
 bool RoleAssigner::confirmed(std::optional<Challenge>& challenge, const std::set<uint32_t>& wanted, double t) {
@@ -188,34 +253,51 @@ std::vector<msg::RoleEntry> RoleAssigner::assign(const std::vector<msg::WorldEst
   const size_t defenders = pool.empty()                     ? 0
                            : strategy_ == msg::STRATEGY_WALL ? pool.size()
                                                              : std::max<size_t>(1, pool.size() / 2);
-  const double bonus = std::max(kDefenderBonus, 2.0 * league_.robot().radius());
-  auto defend_score = [&](uint32_t id) { return goal_distance(id) - (defenders_.count(id) ? bonus : 0.0); };
-  const std::vector<uint32_t> ranked = best_of(pool, defend_score);
-  std::set<uint32_t> wanted, current;
-  for (size_t i = 0; i < ranked.size(); ++i) {
-    if (i < defenders) wanted.insert(ranked[i]);
-    if (defenders_.count(ranked[i])) current.insert(ranked[i]);
+  std::map<uint32_t, std::pair<uint32_t, uint32_t>> places;  // id -> (index, count)
+  support_side_ = formation_.support_side(support_side_, by);
+  if (strategy_ == msg::STRATEGY_DEFAULT) {
+    assign_field_slots(pool, defenders, [&](uint32_t id) -> std::optional<Eigen::Vector2d> {
+      const Known* k = position(id);
+      if (!k) return std::nullopt;
+      return Eigen::Vector2d(k->x, k->y);
+    }, Eigen::Vector2d(bx, by), attack_positive_x, t);
+    defenders_.clear();
+    for (uint32_t id : pool) {
+      const Slot& slot = field_slots_.at(id);
+      roles[id] = slot.role;
+      if (slot.role == msg::ROLE_DEFENDER) defenders_.insert(id);
+      places[id] = {slot.index, slot.count};
+    }
+  } else {
+    const double bonus = std::max(kDefenderBonus, 2.0 * league_.robot().radius());
+    auto defend_score = [&](uint32_t id) { return goal_distance(id) - (defenders_.count(id) ? bonus : 0.0); };
+    const std::vector<uint32_t> ranked = best_of(pool, defend_score);
+    std::set<uint32_t> wanted, current;
+    for (size_t i = 0; i < ranked.size(); ++i) {
+      if (i < defenders) wanted.insert(ranked[i]);
+      if (defenders_.count(ranked[i])) current.insert(ranked[i]);
+    }
+    // All current defenders still here and as many as wanted: they stay until
+    // another set has been nearer for kConfirmSeconds.
+    const bool settled = current.size() == defenders;
+    if (!settled || wanted == current) defence_challenge_.reset();
+    const std::set<uint32_t>& chosen =
+        settled && wanted != current && !confirmed(defence_challenge_, wanted, t) ? current : wanted;
+    defenders_ = chosen;
+    for (uint32_t id : pool) roles[id] = chosen.count(id) ? msg::ROLE_DEFENDER : msg::ROLE_SUPPORTER;
   }
-  // All current defenders still here and as many as wanted: they stay until
-  // another set has been nearer for kConfirmSeconds.
-  const bool settled = current.size() == defenders;
-  if (!settled || wanted == current) defence_challenge_.reset();
-  const std::set<uint32_t>& chosen =
-      settled && wanted != current && !confirmed(defence_challenge_, wanted, t) ? current : wanted;
-  defenders_ = chosen;
-  for (uint32_t id : pool) roles[id] = chosen.count(id) ? msg::ROLE_DEFENDER : msg::ROLE_SUPPORTER;
 
-  // Places within a role: defenders right to left seen from the own goal
-  // (left of a robot facing the opponent goal is +y when attacking +x), by
-  // where they stand; the rest by id.
+  // Places within the other roles: defenders of the wall right to left seen
+  // from the own goal (left of a robot facing the opponent goal is +y when
+  // attacking +x), by where they stand; the rest by id.
   const double left_sign = attack_positive_x ? 1.0 : -1.0;
   auto lateral = [&](uint32_t id) {
     const Known* k = position(id);
     return k ? left_sign * k->y : 0.0;
   };
   std::map<msg::Role, std::vector<uint32_t>> by_role;
-  for (const auto& [id, role] : roles) by_role[role].push_back(id);
-  std::map<uint32_t, std::pair<uint32_t, uint32_t>> places;  // id -> (index, count)
+  for (const auto& [id, role] : roles)
+    if (!places.count(id)) by_role[role].push_back(id);
   for (auto& [role, members] : by_role) {
     if (role == msg::ROLE_DEFENDER) members = best_of(members, lateral);
     for (size_t i = 0; i < members.size(); ++i)
