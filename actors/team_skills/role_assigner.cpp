@@ -5,7 +5,7 @@
 #include <limits>
 #include <map>
 
-#include "actors/team_skills/min_cost_assignment.hpp"
+#include "runtime/min_cost_assignment.hpp"
 
 namespace robocaf::actors {
 
@@ -94,7 +94,7 @@ void RoleAssigner::assign_field_slots(const std::vector<uint32_t>& pool, size_t 
       cost[r][c] = d;
     }
   }
-  const std::vector<int> column = min_cost_assignment(cost);
+  const std::vector<int> column = runtime::min_cost_assignment(cost);
   std::map<uint32_t, Slot> wanted;
   for (size_t r = 0; r < n; ++r) wanted[pool[r]] = slots[column.size() == n ? column[r] : r];
 

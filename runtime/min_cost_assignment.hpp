@@ -5,7 +5,7 @@
 
 #include <vector>
 
-namespace robocaf::actors {
+namespace robocaf::runtime {
 
 /// For a cost matrix with rows (robots) no more than columns (places), the
 /// column given to each row so that every row gets a different column and
@@ -15,4 +15,4 @@ namespace robocaf::actors {
 /// same way every time for the same matrix.
 std::vector<int> min_cost_assignment(const std::vector<std::vector<double>>& cost);
 
-}  // namespace robocaf::actors
+}  // namespace robocaf::runtime

@@ -1,4 +1,4 @@
-#include "actors/team_skills/min_cost_assignment.hpp"
+#include "runtime/min_cost_assignment.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-namespace robocaf::actors {
+namespace robocaf::runtime {
 namespace {
 
 using Matrix = std::vector<std::vector<double>>;
@@ -66,4 +66,4 @@ TEST(MinCostAssignment, RejectsWhatItCannotSolve) {
 }
 
 }  // namespace
-}  // namespace robocaf::actors
+}  // namespace robocaf::runtime

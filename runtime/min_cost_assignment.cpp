@@ -1,9 +1,9 @@
-#include "actors/team_skills/min_cost_assignment.hpp"
+#include "runtime/min_cost_assignment.hpp"
 
 #include <cmath>
 #include <limits>
 
-namespace robocaf::actors {
+namespace robocaf::runtime {
 
 std::vector<int> min_cost_assignment(const std::vector<std::vector<double>>& cost) {
   const int n = static_cast<int>(cost.size());
@@ -65,4 +65,4 @@ std::vector<int> min_cost_assignment(const std::vector<std::vector<double>>& cos
   return column;
 }
 
-}  // namespace robocaf::actors
+}  // namespace robocaf::runtime
