@@ -48,6 +48,15 @@ V outside_circle(const V& target, const V& centre, double radius, const V& from)
   return centre + away.normalized() * radius;
 }
 
+// `target` moved straight out to `half_width` from the segment a-b when it
+// lies closer (to the side it is on; on the segment, to the side of `from`).
+V outside_lane(const V& target, const V& a, const V& b, double half_width, const V& from) {
+  const V seg = b - a;
+  const double len2 = seg.squaredNorm();
+  const double lambda = len2 > 1e-12 ? std::clamp((target - a).dot(seg) / len2, 0.0, 1.0) : 0.0;
+  return outside_circle(target, a + lambda * seg, half_width, from);
+}
+
 // Where the straight way from `from` to `to` passes `obstacle` closer than
 // `radius` between its ends: the fraction of the way at the closest point,
 // and the unit side to pass on (the side the way is already on).
@@ -257,6 +266,12 @@ bool SkillController::in_own_goal_area(const V& p, double grow) const {
 double SkillController::goal_area_keep() const { return formation_.goal_area_keep(); }
 
 double SkillController::teammate_keep() const { return runtime::teammate_keep(league_); }
+
+V SkillController::clear_of_attackers_lane(const V& target, const Pose& self, const V& ball) const {
+  V T = target;
+  for (const V& attacker : attackers_) T = outside_lane(T, attacker, ball, teammate_keep(), V(self.x, self.y));
+  return T;
+}
 
 V SkillController::clear_of_teammates(const V& target, const Pose& self) const {
   const double berth = kBerthRadii * league_.robot().radius();
@@ -527,7 +542,7 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
   const V bv(world.ball().velocity().x(), world.ball().velocity().y());
   // A ball our keeper is to clear: wait up-field of it, beside the way it
   // will be kicked, out of the keeper's way (and out of the goal area).
-  if (!clearing_ && keeper_clears(b, bv, false) && teammate_in_own_goal_area(world)) {
+  if (!clearing_ && keeper_clears(b, bv, false) && (keeper_on_team_ || teammate_in_own_goal_area(world))) {
     phase_ = AttackPhase::kApproach;
     side_ = 0;
     const V up = unit_or(V(a * 0.5 * f.length(), 0.0) - b, V(a, 0.0));
@@ -848,6 +863,7 @@ SkillController::Vel SkillController::defender(const Pose& self, const msg::Worl
   // and the two met there (MSL vs chaser: most attacker-defender contacts).
   const V up = unit_or(V(a * 0.5 * f.length(), 0.0) - b, V(a, 0.0));
   T = outside_circle(T, b - up * (r + rb + params_.approach_distance), kBerthRadii * r, V(self.x, self.y));
+  T = clear_of_attackers_lane(T, self, b);
   T = clear_of_teammates(T, self);
   double tx = T.x(), ty = T.y();
   clamp_to_field(tx, ty);
@@ -888,6 +904,7 @@ SkillController::Vel SkillController::supporter(const Pose& self, const msg::Wor
       }
     }
   }
+  T = clear_of_attackers_lane(T, self, b);
   T = clear_of_teammates(T, self);
   double tx = T.x(), ty = T.y();
   clamp_to_field(tx, ty);
@@ -1112,6 +1129,16 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   teammates_.clear();
   for (const auto& mate : world.teammates())
     if (mate.robot_id() != robot_id_) teammates_.emplace_back(mate.pose().x(), mate.pose().y());
+  // Where the team's other attackers stand, and whether it has a keeper.
+  attackers_.clear();
+  keeper_on_team_ = false;
+  for (const auto& entry : instruction.team_roles()) {
+    if (entry.robot_id() == robot_id_) continue;
+    keeper_on_team_ = keeper_on_team_ || entry.role() == msg::ROLE_KEEPER;
+    if (entry.role() != msg::ROLE_ATTACKER) continue;
+    for (const auto& mate : world.teammates())
+      if (mate.robot_id() == entry.robot_id()) attackers_.emplace_back(mate.pose().x(), mate.pose().y());
+  }
   // The attacker has right of way (it goes for the ball); everyone else,
   // placing for a restart included, goes round teammates.
   give_way_ = params_.give_way &&

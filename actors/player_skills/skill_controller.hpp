@@ -247,6 +247,12 @@ class SkillController {
   // near our goal, and robots standing at teammate_keep() with a few
   // centimetres of pose error touched (MSL).
   Eigen::Vector2d clear_of_teammates(const Eigen::Vector2d& target, const Pose& self) const;
+  // `target` moved out of every other attacker's lane to the ball (a
+  // teammate keep either side of the straight way from it to the ball): a
+  // defender heading for its spot on the ball-goal line ran ahead of the
+  // attacker going for a ball in our corner, and the attacker ran into it.
+  Eigen::Vector2d clear_of_attackers_lane(const Eigen::Vector2d& target, const Pose& self,
+                                          const Eigen::Vector2d& ball) const;
   // Moves a target inside our own goal area (grown by goal_area_keep) to its
   // nearest edge: the rules allow only the keeper in there.
   void keep_out_of_own_goal_area(double& x, double& y) const;
@@ -298,6 +304,8 @@ class SkillController {
   double own_goal_x_ = 0.0;  // x of our goal line this cycle
   msg::Role last_role_ = msg::ROLE_NONE;
   std::vector<Eigen::Vector2d> teammates_;  // this cycle's teammate positions
+  std::vector<Eigen::Vector2d> attackers_;  // this cycle's positions of the other attackers (PlayerInstruction.team_roles)
+  bool keeper_on_team_ = false;             // another robot of the team keeps goal (team_roles)
   Eigen::Vector2d ball_velocity_ = Eigen::Vector2d::Zero();  // this cycle's ball velocity estimate
   std::optional<double> ball_still_since_;  // when the ball estimate last came to rest
   double ball_still_for_ = 0.0;             // s it has lain still since

@@ -41,7 +41,8 @@ struct TeamSkillsState {
 
 using Self = runtime::ShellActor<TeamSkillsState>;
 
-msg::PlayerInstruction instruction_for(const msg::RoleEntry& entry, const msg::CoachCommand& coach) {
+msg::PlayerInstruction instruction_for(const msg::RoleEntry& entry, const msg::CoachCommand& coach,
+                                       const std::vector<msg::RoleEntry>& team) {
   msg::PlayerInstruction instruction;
   instruction.set_cycle(coach.cycle());
   instruction.set_t(coach.t());
@@ -54,6 +55,7 @@ msg::PlayerInstruction instruction_for(const msg::RoleEntry& entry, const msg::C
   if (coach.has_ball_spot()) *instruction.mutable_ball_spot() = coach.ball_spot();
   for (const auto& placement : coach.placements())
     if (placement.robot_id() == entry.robot_id()) *instruction.mutable_placement() = placement.pose();
+  for (const auto& mate : team) *instruction.add_team_roles() = mate;
   return instruction;
 }
 
@@ -103,10 +105,11 @@ void decide_for_team(Self* self, const msg::CoachCommand& command) {
   std::vector<uint32_t> present(command.robots_present().begin(), command.robots_present().end());
   const msg::CoachCommand coach = with_placements_shared(command, latest, present);
   msg::RoleAssignment roles = assignment_header(self, coach);
-  for (const msg::RoleEntry& entry : s.assigner->assign(latest, present, coach.attack_positive_x(), coach.t())) {
+  const std::vector<msg::RoleEntry> entries = s.assigner->assign(latest, present, coach.attack_positive_x(), coach.t());
+  for (const msg::RoleEntry& entry : entries) {
     *roles.add_roles() = entry;
     if (auto skills = s.ctx.peers.find(team, entry.robot_id(), msg::ACTOR_PLAYER_SKILLS))
-      self->send(skills, instruction_for(entry, coach));
+      self->send(skills, instruction_for(entry, coach, entries));
   }
   report_to_world(self, std::move(roles), coach.cycle());
 }
@@ -125,7 +128,7 @@ void decide_for_own_robot(Self* self, const msg::CoachCommand& coach) {
   if (decision.own) {
     *own.add_roles() = *decision.own;
     if (auto skills = s.ctx.peers.find(team, me, msg::ACTOR_PLAYER_SKILLS))
-      self->send(skills, instruction_for(*decision.own, coach));
+      self->send(skills, instruction_for(*decision.own, coach, decision.team));
     decision.claim.basis.set_team(team);
     s.claims.put(me, cycle, decision.claim);
     for (auto& [mate, handle] : s.ctx.peers.of_kind(team, msg::ACTOR_TEAM_SKILLS))

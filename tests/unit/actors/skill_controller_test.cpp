@@ -1,9 +1,9 @@
 #include "actors/player_skills/skill_controller.hpp"
 
 #include <cmath>
+#include <random>
 #include <string>
 #include <tuple>
-#include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -14,6 +14,7 @@
 #include "actors/world_knowledge/world_tracker.hpp"
 
 #include "runtime/config_loader.hpp"
+#include "runtime/robot_spacing.hpp"
 #include "runtime/angle.hpp"
 
 namespace robocaf::actors {
@@ -616,6 +617,39 @@ TEST(SkillController, AttackerWaitsBesideTheWayOutWhileItsKeeperClears) {
   EXPECT_LT(deepest, 0.0) << "its centre went " << deepest << " m into the goal area";
 }
 
+TEST(SkillController, AttackerWaitsWhileItsKeeperClearsFromOutsideTheArea) {
+  // MSL vs chaser: the keeper clearing a ball at the edge of its area steps
+  // out of the area to reach it; the attacker, which waited only while a
+  // teammate stood in the area, then went for the ball too and the two met.
+  // Told the team has a keeper (team_roles), it waits beside the way out
+  // wherever the keeper stands.
+  const msg::MatchConfig config = runtime::preset_match_config("ssl");
+  const auto& f = config.league().field();
+  const double r = config.league().robot().radius();
+  SkillParams clearing;
+  clearing.keeper_clear_speed = 1.0;
+  const double bx = -3.8, by = 0.4, gx = 0.5 * f.length(), len = std::hypot(gx - bx, by);
+  for (bool told : {true, false}) {
+    SCOPED_TRACE(told ? "told the team has a keeper" : "not told");
+    SkillController skills(msg::BLUE, 3, config.league(), clearing);
+    msg::PlayerInstruction attack = play(msg::ROLE_ATTACKER, true);
+    if (told) {
+      auto* keeper = attack.add_team_roles();
+      keeper->set_robot_id(1);
+      keeper->set_role(msg::ROLE_KEEPER);
+    }
+    double x = -2.5, y = 0.5;
+    // No teammate stands in the area (the keeper is out, clearing).
+    drive_ssl_robot(skills, attack, 3, x, y, kPi, bx, by, 0.0, 0.0, false, 300,
+                    [&](double px, double py, const msg::MotionCommand&) { x = px, y = py; });
+    const double off_line = std::abs((gx - bx) * (y - by) + by * (x - bx)) / len;
+    if (told)
+      EXPECT_GT(off_line, 2.0 * r + 0.1) << "it waits at (" << x << ", " << y << "), in the way out";
+    else
+      EXPECT_LT(off_line, 2.0 * r + 0.1) << "without a keeper in the area it stands in the way: the scene tests nothing";
+  }
+}
+
 TEST(SkillController, DefenderKeepsARadiusMoreFromTheGoalAreaWhereTheRulesLimitIt) {
   // On the edge, a shove put it inside for the referee's grace time.
   const msg::MatchConfig config = runtime::preset_match_config("ssl");
@@ -986,6 +1020,60 @@ TEST(SkillController, DefenderLeavesTheAttackersApproachFree) {
     const double ax = w.bx - ux / n * behind, ay = w.by - uy / n * behind;
     EXPECT_GT(std::hypot(w.x - ax, w.y - ay), berth - 0.02) << "at (" << w.x << ", " << w.y << ")";
     EXPECT_LT(w.x, w.bx) << "still goal side of the ball";
+  }
+}
+
+// Distance from p to the segment a-b.
+double to_segment(double px, double py, double ax, double ay, double bx, double by) {
+  const double sx = bx - ax, sy = by - ay, len2 = sx * sx + sy * sy;
+  const double l = len2 > 0.0 ? std::clamp(((px - ax) * sx + (py - ay) * sy) / len2, 0.0, 1.0) : 0.0;
+  return std::hypot(px - (ax + l * sx), py - (ay + l * sy));
+}
+
+TEST(SkillController, DefenderKeepsOutOfTheAttackersLaneToTheBall) {
+  // MSL vs chaser, seed 4: their corner in our corner; our attacker goes for
+  // the ball up the touch line side of our goal area, and the defender's
+  // spot on the ball-goal line lies on its way. The defender stood there and
+  // the attacker ran into it. Told who the attacker is (team_roles), the
+  // defender keeps a teammate keep either side of the attacker's way.
+  const msg::LeaguePreset league = runtime::preset_match_config("msl").league();
+  const double keep = runtime::teammate_keep(league);
+  const double bx = -8.5, by = 5.5, ax = -7.5, ay = 1.6;
+  for (bool told : {true, false}) {
+    SCOPED_TRACE(told ? "told the roles" : "not told");
+    SkillController skills(msg::BLUE, 3, league);
+    msg::PlayerInstruction defend = play(msg::ROLE_DEFENDER, true);
+    if (told) {
+      for (auto [id, role] : {std::pair<uint32_t, msg::Role>{1, msg::ROLE_KEEPER}, {2, msg::ROLE_ATTACKER},
+                              {3, msg::ROLE_DEFENDER}}) {
+        auto* e = defend.add_team_roles();
+        e->set_robot_id(id);
+        e->set_role(role);
+      }
+    }
+    double x = -7.3, y = 2.27, theta = 1.16;
+    for (int k = 0; k < 300; ++k) {
+      msg::WorldEstimate world = blue_at(3, x, y, theta);
+      world.mutable_ball()->set_valid(true);
+      world.mutable_ball()->mutable_position()->set_x(bx);
+      world.mutable_ball()->mutable_position()->set_y(by);
+      for (auto [id, px, py] : {std::tuple<uint32_t, double, double>{1, -8.7, 0.8}, {2, ax, ay}}) {
+        auto* m = world.add_teammates();
+        m->set_team(msg::BLUE);
+        m->set_robot_id(id);
+        m->mutable_pose()->set_x(px);
+        m->mutable_pose()->set_y(py);
+      }
+      const auto c = skills.step(world, defend, k, 0.02 * k);
+      theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+      x += 0.02 * c.velocity().vx() * std::cos(theta);
+      y += 0.02 * c.velocity().vx() * std::sin(theta);
+    }
+    const double off_lane = to_segment(x, y, ax, ay, bx, by);
+    if (told)
+      EXPECT_GT(off_lane, keep - 0.03) << "stands at (" << x << ", " << y << ")";
+    else
+      EXPECT_LT(off_lane, keep - 0.1) << "the scene must put the defender's spot in the lane";
   }
 }
 
