@@ -372,6 +372,34 @@ void SkillController::detour_around_ball(const Pose& self, double bx, double by,
   ty = wy;
 }
 
+void SkillController::detour_around_circle(const Pose& self, const V& c, double R, double& tx, double& ty) const {
+  const V p(self.x, self.y), T(tx, ty);
+  if ((T - c).norm() < R) return;  // the target is inside: nothing to go round
+  const auto pass = passes_close(p, T, c, R);
+  if (!pass) return;
+  // Along the tangent from the robot to the circle, on the side the way
+  // already passes, and on past the tangent point: recomputed every cycle,
+  // the robot runs round the circle's edge without slowing for a waypoint.
+  const double d = (p - c).norm();
+  const V u = d > 1e-9 ? V((p - c) / d) : pass->side;
+  const double alpha = d > R ? std::acos(std::clamp(R / d, -1.0, 1.0)) : 0.0;
+  V best = c + u * R;
+  V along = V(-u.y(), u.x());
+  for (double turn : {alpha, -alpha}) {
+    const V radial = Eigen::Rotation2Dd(turn) * u;
+    if (radial.dot(pass->side) <= 0.0 && alpha > 0.0) continue;
+    best = c + radial * R;
+    along = V(-radial.y(), radial.x());
+    break;
+  }
+  if (along.dot(alpha > 0.0 ? V(best - p) : V(T - p)) < 0.0) along = -along;
+  V w = best + along * std::max(1.0, 0.5 * R);
+  double wx = w.x(), wy = w.y();
+  clamp_to_field(wx, wy);
+  tx = wx;
+  ty = wy;
+}
+
 std::optional<V> SkillController::along_wall(const V& b, const V& u0, double a) const {
   const auto& f = league_.field();
   const double r = league_.robot().radius(), rb = league_.ball().radius();
@@ -1113,6 +1141,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   if (!sane || !world.has_self() || instruction.directive() == msg::COACH_HOLD) {
     last_vx_ = 0.0;
     last_command_body_ = V::Zero();
+    last_wanted_speed_ = 0.0;
     if (std::isfinite(t)) last_t_ = t;
     return cmd;
   }
@@ -1148,13 +1177,50 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   for (const auto& opponent : world.opponents())
     opponents_.push_back({V(opponent.pose().x(), opponent.pose().y()), league_.robot().radius()});
   // Placing for a restart, opponents are placing too and the referee clears
-  // the way; a detour would only make the robot late.
-  avoid_opponents_ = params_.plan_around_opponents && playing && instruction.role() != msg::ROLE_KEEPER;
+  // the way; a detour round them all would only make the robot late (tried:
+  // MSL illegal positions 58 -> 187). Unless the robot is stuck against one,
+  // asking for speed and hardly moving (MSL: a scorer backing out of the
+  // goal mouth pushed the other keeper at the pushing rule's speed for 3.5 s
+  // and was late for the kick-off): then it goes round the opponents at hand.
+  const bool placing = instruction.directive() == msg::COACH_PLACE;
+  const double top_speed = limit_or(league_.robot().max_speed(), 1.0);
+  const double moving = std::hypot(world.self().velocity().x(), world.self().velocity().y());
+  if (placing && last_wanted_speed_ > 0.2 * top_speed && moving < 0.25 * last_wanted_speed_) {
+    if (!placement_blocked_since_) placement_blocked_since_ = t;
+    if (t - *placement_blocked_since_ >= params_.placement_stuck_seconds)
+      placement_detour_until_ = t + params_.placement_detour_seconds;
+  } else {
+    placement_blocked_since_.reset();
+  }
+  const bool detouring = placing && t < placement_detour_until_;
+  if (detouring) {
+    const double at_hand = 4.0 * league_.robot().radius() + 0.1;
+    opponents_.erase(std::remove_if(opponents_.begin(), opponents_.end(),
+                                    [&](const CircleObstacle& o) {
+                                      return (o.centre - V(self.x, self.y)).norm() > at_hand;
+                                    }),
+                     opponents_.end());
+  }
+  avoid_opponents_ =
+      params_.plan_around_opponents && ((playing && instruction.role() != msg::ROLE_KEEPER) || detouring);
 
   Vel v;
   double kick = 0.0;
   if (instruction.directive() == msg::COACH_PLACE) {
     double tx = instruction.placement().x(), ty = instruction.placement().y();
+    // A robot whose place is outside the distance the rules keep it from the
+    // ball's spot goes round that circle, not through it: straight through,
+    // it stood inside when play restarted, or slid along the circle's edge
+    // with the referee moving it back out time after time (MSL).
+    const double keep_out = instruction.keep_out_radius();
+    if (instruction.has_ball_spot() && std::isfinite(keep_out) && keep_out > 0.0 &&
+        std::isfinite(instruction.ball_spot().x()) && std::isfinite(instruction.ball_spot().y())) {
+      const V spot(instruction.ball_spot().x(), instruction.ball_spot().y());
+      const double R = keep_out + 0.5 * league_.robot().radius();
+      if ((V(instruction.placement().x(), instruction.placement().y()) - spot).norm() >= R &&
+          (V(self.x, self.y) - spot).norm() >= keep_out)
+        detour_around_circle(self, spot, R, tx, ty);
+    }
     // Round where the referee will put the ball, and round the ball itself.
     if (instruction.has_ball_spot() && std::isfinite(instruction.ball_spot().x()) &&
         std::isfinite(instruction.ball_spot().y()))
@@ -1204,6 +1270,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     const double most = limit_or(league_.robot().max_acceleration(), 1e9) / std::max(speed, 1e-3);
     v.omega = std::clamp(v.omega, -most, most);
   }
+  last_wanted_speed_ = std::hypot(v.vx, omni_ ? v.vy : 0.0);
   apply_safety_search(world, previous_step_t ? t - *previous_step_t : 0.0, v);
   limit_pushing(self, v);
   last_command_body_ = V(v.vx, omni_ ? v.vy : 0.0);

@@ -67,6 +67,13 @@ struct SkillParams {
   double dss_speed_margin = 0.05;
   double dss_braking_fraction = 0.8;
   bool plan_around_opponents = true;  // drive_to follows an ERRT path round opponents (PathPlanner)
+  // Placing for a restart, robots drive straight (opponents are placing too,
+  // and detours made them late); one that has asked for speed and moved at
+  // under a quarter of it for placement_stuck_seconds (an opponent in its
+  // way) plans round the opponents within four radii of it for
+  // placement_detour_seconds.
+  double placement_stuck_seconds = 0.5;
+  double placement_detour_seconds = 2.0;
   double opponent_clearance = 0.01;   // m kept between our body and an opponent's on a planned path
   // Pushing (league rules.pushing_seconds > 0): against an opponent whose
   // estimated gap is under pushing_reach, at most this fraction of
@@ -187,6 +194,11 @@ class SkillController {
   // Replaces the target by a waypoint beside the ball when the straight path
   // to it would touch the ball (targets at the ball itself are left alone).
   void detour_around_ball(const Pose& self, double bx, double by, double& tx, double& ty, double extra = 0.0) const;
+  // When the straight way from the robot to (tx, ty) passes through the
+  // circle of radius R round `centre` and the target lies outside it, moves
+  // the target onto the tangent from the robot to the circle, a little past
+  // the tangent point: the robot runs round the circle's edge.
+  void detour_around_circle(const Pose& self, const Eigen::Vector2d& centre, double R, double& tx, double& ty) const;
   // Like detour_around_ball, with a wider berth, and targets at the ball
   // moved off it and out of the lane a rolling ball is about to roll along.
   void avoid_ball(const Pose& self, double bx, double by, double& tx, double& ty) const;
@@ -309,6 +321,11 @@ class SkillController {
   Eigen::Vector2d ball_velocity_ = Eigen::Vector2d::Zero();  // this cycle's ball velocity estimate
   std::optional<double> ball_still_since_;  // when the ball estimate last came to rest
   double ball_still_for_ = 0.0;             // s it has lain still since
+  // Placing: since when the robot has asked to move and not moved, and
+  // until when it plans round opponents because of that.
+  std::optional<double> placement_blocked_since_;
+  double placement_detour_until_ = -1e300;
+  double last_wanted_speed_ = 0.0;  // m/s the skills asked for last cycle, before safety and pushing limits
   bool give_way_ = false;                   // this cycle: go round teammates (see give_way_to_teammates)
   PathPlanner planner_;
   FreeSpace free_space_;                    // where our centre may be: field, goal mouths, run-off

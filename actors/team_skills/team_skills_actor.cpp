@@ -53,6 +53,7 @@ msg::PlayerInstruction instruction_for(const msg::RoleEntry& entry, const msg::C
   instruction.set_attack_positive_x(coach.attack_positive_x());
   instruction.set_we_kick_off(coach.we_kick_off());
   if (coach.has_ball_spot()) *instruction.mutable_ball_spot() = coach.ball_spot();
+  instruction.set_keep_out_radius(coach.keep_out_radius());
   for (const auto& placement : coach.placements())
     if (placement.robot_id() == entry.robot_id()) *instruction.mutable_placement() = placement.pose();
   for (const auto& mate : team) *instruction.add_team_roles() = mate;

@@ -804,6 +804,68 @@ TEST(SkillController, DefenderGoesRoundOpponentsStandingInItsWay) {
   }
 }
 
+TEST(SkillController, PlacingRobotStuckAgainstAnOpponentGoesRoundIt) {
+  // Teams crossing at half time: an opponent stands on the straight way to
+  // the placement and does not give way. Placing robots drive straight, so
+  // the robot pushes against it; after placement_stuck_seconds without
+  // moving it plans round opponents and arrives. Without that it stays stuck
+  // (MiroSot vs chaser: late at the second half's kick-off).
+  const msg::MatchConfig config = mirosot_match();
+  const double r = config.league().robot().radius();
+  for (bool detour : {true, false}) {
+    SCOPED_TRACE(detour ? "detouring when stuck" : "never detouring");
+    SkillParams params;
+    if (!detour) params.placement_stuck_seconds = 1e9;
+    SkillController skills(msg::BLUE, 1, config.league(), params);
+    msg::PlayerInstruction place;
+    place.set_directive(msg::COACH_PLACE);
+    place.set_role(msg::ROLE_SUPPORTER);
+    place.mutable_placement()->set_x(0.2);
+    place.mutable_placement()->set_y(0.42);
+    place.mutable_placement()->set_theta(kPi);
+    double x = 0.9, y = 0.42, theta = kPi, vx = 0.0, vy = 0.0;
+    const std::vector<std::pair<double, double>> opponents{{0.63, 0.42 - 2.2 * r}, {0.63, 0.42}, {0.63, 0.42 + 2.2 * r}};
+    double stuck_for = 0.0;
+    for (int k = 0; k < 300; ++k) {
+      msg::WorldEstimate world = blue_1_at(x, y, theta);
+      world.mutable_self()->mutable_velocity()->set_x(vx);
+      world.mutable_self()->mutable_velocity()->set_y(vy);
+      world.mutable_ball()->set_valid(true);
+      world.mutable_ball()->mutable_position()->set_x(-0.6);
+      world.mutable_ball()->mutable_position()->set_y(-0.6);
+      uint32_t id = 1;
+      for (auto [ox, oy] : opponents) {
+        auto* o = world.add_opponents();
+        o->set_team(msg::YELLOW);
+        o->set_robot_id(id++);
+        o->mutable_pose()->set_x(ox);
+        o->mutable_pose()->set_y(oy);
+      }
+      const auto c = skills.step(world, place, k, 0.02 * k);
+      theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+      const double nx = x + 0.02 * c.velocity().vx() * std::cos(theta);
+      const double ny = y + 0.02 * c.velocity().vx() * std::sin(theta);
+      bool blocked = false;
+      for (auto [ox, oy] : opponents) blocked = blocked || std::hypot(nx - ox, ny - oy) < 2.0 * r;
+      vx = blocked ? 0.0 : (nx - x) / 0.02;
+      vy = blocked ? 0.0 : (ny - y) / 0.02;
+      if (blocked && std::abs(c.velocity().vx()) > 0.1) stuck_for += 0.02;
+      if (!blocked) {
+        x = nx;
+        y = ny;
+      }
+    }
+    if (detour) {
+      EXPECT_NEAR(x, 0.2, 0.05) << "got round them to its placement";
+      EXPECT_NEAR(y, 0.42, 0.05);
+      EXPECT_LT(stuck_for, 1.0);
+    } else {
+      EXPECT_GT(x, 0.63) << "the straight way is blocked: the test scene would not test the detour";
+      EXPECT_GT(stuck_for, 3.0);
+    }
+  }
+}
+
 TEST(SkillController, DoesNotDriveIntoATouchingOpponentFasterThanThePushingRuleAllows) {
   // An opponent stands between the attacker and the ball, touching it, and
   // does not give way. The attacker's wheels may press at most half the
@@ -888,6 +950,44 @@ TEST(SkillController, PlacingRobotGoesRoundTheSpotWhereTheBallWillBePut) {
     } else {
       EXPECT_LT(closest, r + rb) << "the straight way crosses the spot: the scene would not test the detour";
     }
+  }
+}
+
+TEST(SkillController, PlacingRobotGoesRoundTheCircleItMustStayOutOf) {
+  // MSL, the other team's free kick: the robot's place is beyond the ball's
+  // spot, outside the 3 m it must keep. Told that distance (keep_out_radius),
+  // it goes round the circle and never enters it; straight, it crossed it
+  // and the referee moved it out again and again.
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  const double keep = config.league().rules().restart_distance();
+  for (bool told : {true, false}) {
+    SCOPED_TRACE(told ? "told the distance" : "not told");
+    SkillController skills(msg::BLUE, 2, config.league());
+    msg::PlayerInstruction place;
+    place.set_directive(msg::COACH_PLACE);
+    place.set_role(msg::ROLE_SUPPORTER);
+    place.mutable_placement()->set_x(4.0);
+    place.mutable_placement()->set_y(0.5);
+    place.mutable_ball_spot()->set_x(0.0);
+    place.mutable_ball_spot()->set_y(0.0);
+    if (told) place.set_keep_out_radius(keep);
+    double x = -3.5, y = 0.3, theta = 0.0, closest = 1e9;
+    for (int k = 0; k < 600; ++k) {
+      msg::WorldEstimate world = blue_at(2, x, y, theta);
+      world.mutable_ball()->set_valid(true);
+      world.mutable_ball()->mutable_position()->set_x(0.0);
+      world.mutable_ball()->mutable_position()->set_y(0.0);
+      const auto c = skills.step(world, place, k, 0.02 * k);
+      theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+      x += 0.02 * c.velocity().vx() * std::cos(theta);
+      y += 0.02 * c.velocity().vx() * std::sin(theta);
+      closest = std::min(closest, std::hypot(x, y));
+    }
+    EXPECT_LT(std::hypot(x - 4.0, y - 0.5), 0.05) << "reached its place";
+    if (told)
+      EXPECT_GE(closest, keep) << "entered the circle";
+    else
+      EXPECT_LT(closest, keep - 1.0) << "the straight way crosses the circle: the scene would not test the detour";
   }
 }
 
