@@ -214,17 +214,16 @@ const msg::Pose2* placement_of(const msg::CoachCommand& c, uint32_t id) {
   return nullptr;
 }
 
-// How far placing robots keep from the ball's spot: the centre circle and a
-// radius at kick-offs, the restart distance at the other team's restarts and
-// at drop balls, nothing at our own.
+// How far placing robots keep from the ball's spot: the restart distance at
+// the other team's restarts and at drop balls, nothing at our own or at
+// kick-offs (a way round the centre circle led into the other half).
 TEST(CoachLogic, PlacingTellsTheDistanceToKeepFromTheBallSpot) {
   const msg::LeaguePreset league = with_restart_distance(mirosot(), 0.5);
   const CoachLogic coach(msg::BLUE, league);
   const std::vector<uint32_t> robots{1, 2, 3};
-  const double circle = league.field().center_circle_radius() + league.robot().radius();
   for (msg::Team kicker : {msg::BLUE, msg::YELLOW})
     EXPECT_DOUBLE_EQ(coach.on_game_state(game(msg::REF_PREPARE_KICKOFF, kicker, false), robots).keep_out_radius(),
-                     circle);
+                     0.0);
   EXPECT_DOUBLE_EQ(
       coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::YELLOW, 0.3, 0.2), robots).keep_out_radius(), 0.5);
   EXPECT_DOUBLE_EQ(
