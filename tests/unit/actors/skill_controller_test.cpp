@@ -761,6 +761,18 @@ TEST(SkillController, RobotsWithoutTheBallGoRoundTeammates) {
   EXPECT_GT(x, 0.2) << "got past the teammate on the way";
 }
 
+// Yellow robots standing at `at`, ids from 1.
+void add_opponents(msg::WorldEstimate& world, const std::vector<std::pair<double, double>>& at) {
+  uint32_t id = 1;
+  for (auto [ox, oy] : at) {
+    auto* o = world.add_opponents();
+    o->set_team(msg::YELLOW);
+    o->set_robot_id(id++);
+    o->mutable_pose()->set_x(ox);
+    o->mutable_pose()->set_y(oy);
+  }
+}
+
 TEST(SkillController, DefenderGoesRoundOpponentsStandingInItsWay) {
   // Three opponents shoulder to shoulder across the straight way back to the
   // defender's spot: it goes round them without touching one, and arrives.
@@ -780,14 +792,7 @@ TEST(SkillController, DefenderGoesRoundOpponentsStandingInItsWay) {
       world.mutable_ball()->set_valid(true);
       world.mutable_ball()->mutable_position()->set_x(1.0);
       world.mutable_ball()->mutable_position()->set_y(0.6);
-      uint32_t id = 1;
-      for (auto [ox, oy] : opponents) {
-        auto* o = world.add_opponents();
-        o->set_team(msg::YELLOW);
-        o->set_robot_id(id++);
-        o->mutable_pose()->set_x(ox);
-        o->mutable_pose()->set_y(oy);
-      }
+      add_opponents(world, opponents);
       const auto c = skills.step(world, play(msg::ROLE_DEFENDER, true), k, 0.02 * k);
       theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
       x += 0.02 * c.velocity().vx() * std::cos(theta);
@@ -833,14 +838,7 @@ TEST(SkillController, PlacingRobotStuckAgainstAnOpponentGoesRoundIt) {
       world.mutable_ball()->set_valid(true);
       world.mutable_ball()->mutable_position()->set_x(-0.6);
       world.mutable_ball()->mutable_position()->set_y(-0.6);
-      uint32_t id = 1;
-      for (auto [ox, oy] : opponents) {
-        auto* o = world.add_opponents();
-        o->set_team(msg::YELLOW);
-        o->set_robot_id(id++);
-        o->mutable_pose()->set_x(ox);
-        o->mutable_pose()->set_y(oy);
-      }
+      add_opponents(world, opponents);
       const auto c = skills.step(world, place, k, 0.02 * k);
       theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
       const double nx = x + 0.02 * c.velocity().vx() * std::cos(theta);
