@@ -1212,19 +1212,20 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // ball's spot goes round that circle, not through it: straight through,
     // it stood inside when play restarted, or slid along the circle's edge
     // with the referee moving it back out time after time (MSL).
+    const std::optional<V> spot =
+        instruction.has_ball_spot() && std::isfinite(instruction.ball_spot().x()) &&
+                std::isfinite(instruction.ball_spot().y())
+            ? std::optional<V>(V(instruction.ball_spot().x(), instruction.ball_spot().y()))
+            : std::nullopt;
     const double keep_out = instruction.keep_out_radius();
-    if (instruction.has_ball_spot() && std::isfinite(keep_out) && keep_out > 0.0 &&
-        std::isfinite(instruction.ball_spot().x()) && std::isfinite(instruction.ball_spot().y())) {
-      const V spot(instruction.ball_spot().x(), instruction.ball_spot().y());
+    if (spot && std::isfinite(keep_out) && keep_out > 0.0) {
       const double R = keep_out + 0.5 * league_.robot().radius();
-      if ((V(instruction.placement().x(), instruction.placement().y()) - spot).norm() >= R &&
-          (V(self.x, self.y) - spot).norm() >= keep_out)
-        detour_around_circle(self, spot, R, tx, ty);
+      if ((V(instruction.placement().x(), instruction.placement().y()) - *spot).norm() >= R &&
+          (V(self.x, self.y) - *spot).norm() >= keep_out)
+        detour_around_circle(self, *spot, R, tx, ty);
     }
     // Round where the referee will put the ball, and round the ball itself.
-    if (instruction.has_ball_spot() && std::isfinite(instruction.ball_spot().x()) &&
-        std::isfinite(instruction.ball_spot().y()))
-      detour_around_ball(self, instruction.ball_spot().x(), instruction.ball_spot().y(), tx, ty);
+    if (spot) detour_around_ball(self, spot->x(), spot->y(), tx, ty);
     if (ball) detour_around_ball(self, world.ball().position().x(), world.ball().position().y(), tx, ty);
     v = go_to_pose(self, tx, ty, instruction.placement().theta(), true, params_.placement_fraction);
   } else {

@@ -269,8 +269,7 @@ std::vector<msg::RoleEntry> RoleAssigner::assign(const std::vector<msg::WorldEst
       places[id] = {slot.index, slot.count};
     }
   } else {
-    const double bonus = std::max(kDefenderBonus, 2.0 * league_.robot().radius());
-    auto defend_score = [&](uint32_t id) { return goal_distance(id) - (defenders_.count(id) ? bonus : 0.0); };
+    auto defend_score = [&](uint32_t id) { return goal_distance(id) - (defenders_.count(id) ? place_bonus() : 0.0); };
     const std::vector<uint32_t> ranked = best_of(pool, defend_score);
     std::set<uint32_t> wanted, current;
     for (size_t i = 0; i < ranked.size(); ++i) {
