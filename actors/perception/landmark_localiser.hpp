@@ -44,9 +44,10 @@ class LandmarkLocaliser {
   /// nullopt for an unknown kind or index.
   std::optional<Eigen::Vector2d> field_position(msg::LandmarkKind kind, uint32_t index) const;
 
- private:
-  // On the field or its boundary: where a fix may put the robot.
+  /// On the field or its boundary: where a fix may put the robot.
   bool in_arena(double x, double y) const;
+
+ private:
 
   msg::FieldGeometry field_;
   double noise_per_metre_;

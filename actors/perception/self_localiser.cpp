@@ -100,12 +100,15 @@ void SelfLocaliser::update_landmarks(const google::protobuf::RepeatedPtrField<ms
     Eigen::Vector2d seen;   // robot frame
     Eigen::Vector2d field;  // where it is (before a symmetric landmark's choice)
     bool symmetric;
+    msg::LandmarkKind kind;
+    uint32_t index;
   };
   std::vector<Known> known;
   for (const auto& l : seen) {
     const Eigen::Vector2d q(l.position().x(), l.position().y());
     if (!q.allFinite()) continue;
-    if (const auto at = landmarks_.field_position(l.kind(), l.index())) known.push_back({q, *at, l.symmetric()});
+    if (const auto at = landmarks_.field_position(l.kind(), l.index()))
+      known.push_back({q, *at, l.symmetric(), l.kind(), l.index()});
   }
   if (known.empty()) return;
   msg::Pose2 prior;
@@ -148,10 +151,39 @@ void SelfLocaliser::update_landmarks(const google::protobuf::RepeatedPtrField<ms
   }
   if (!rejected) {
     rejections_ = 0;
+    lone_ = {};
     return;
   }
-  if (++rejections_ >= params_.reset_after_rejections && fix)
+  if (++rejections_ >= params_.reset_after_rejections && fix) {
     restart({fix->x(), fix->y(), fix->theta()}, params_.restart_position_sd, params_.restart_heading_sd);
+    return;
+  }
+  if (known.size() != 1 || known[0].symmetric) return;
+  // One landmark that tells which it is, disagreeing frame after frame, each
+  // time putting the robot in the same place (at the heading the filter has):
+  // odometry ran off (wheels spinning against an opponent), and line points
+  // alone cannot bring the estimate back from a metre away. A misread would
+  // not keep agreeing with itself.
+  const Known& l = known[0];
+  const Eigen::Vector2d implied = l.field - rotation(x_.z()) * l.seen;
+  const bool same = lone_.frames > 0 && lone_.kind == l.kind && lone_.index == l.index &&
+                    (implied - lone_.position).norm() <= params_.lone_landmark_agreement;
+  lone_ = {l.kind, l.index, implied, same ? lone_.frames + 1 : 1};
+  if (lone_.frames < params_.lone_landmark_frames) return;
+  // Farther than odometry runs off, or off the arena: the heading it was
+  // found with is wrong (a robot spun round in a collision), and one
+  // landmark cannot tell.
+  if ((implied - x_.head<2>()).norm() > params_.lone_landmark_max_correction ||
+      !landmarks_.in_arena(implied.x(), implied.y()))
+    return;
+  // Placed by one landmark, the position is as good as the heading is over
+  // the landmark's distance.
+  const double heading_sd = std::sqrt(std::max(P_(2, 2), 0.0));
+  const double range = l.seen.norm();
+  const double position_sd =
+      std::max(params_.restart_position_sd, std::hypot(measurement_sd(range), range * heading_sd));
+  restart({implied.x(), implied.y(), x_.z()}, position_sd, std::max(heading_sd, 1e-3));
+  lone_ = {};
 }
 
 void SelfLocaliser::update_lines(const google::protobuf::RepeatedPtrField<msg::Vec2>& points) {

@@ -48,6 +48,16 @@ struct SelfLocaliserParams {
   /// to 23 a match on seeds 5-6.)
   double landmark_gate_chi2 = 13.8;
   int reset_after_rejections = 3;
+  /// A single landmark that tells which it is (not symmetric), rejected in
+  /// this many frames in a row, each time implying (at the filter's heading)
+  /// a position within lone_landmark_agreement (m) of the frame before:
+  /// the filter restarts there, as uncertain as the heading makes a position
+  /// found at that distance; unless that is more than
+  /// lone_landmark_max_correction (m) from the estimate or off the arena
+  /// (then the heading is what is wrong).
+  int lone_landmark_frames = 10;
+  double lone_landmark_agreement = 0.3;
+  double lone_landmark_max_correction = 2.0;
   /// Covariance the first pose starts with: robots start where they were
   /// put, but a hand puts a robot down only to decimetres.
   double start_position_sd = 0.3;      // m
@@ -70,7 +80,10 @@ struct SelfLocaliserParams {
 ///    as whichever of itself and its half-turn lies nearer the prediction),
 ///    with the camera's distance-growing noise; gated by
 ///    landmark_gate_chi2. When two or more disagree with each other
-///    (LandmarkLocaliser refuses them), none is used.
+///    (LandmarkLocaliser refuses them), none is used. Rejections that go on
+///    restart the filter: at the fix of two or more landmarks that agree
+///    (reset_after_rejections frames), or where a single unambiguous one
+///    keeps putting the robot (lone_landmark_frames, at the filter's heading).
 ///  - line points: each is matched to the nearest field line at the
 ///    predicted pose (within the gate) and the pose is refined by
 ///    Gauss-Newton on prior + the points' distances to their lines (an
@@ -129,6 +142,13 @@ class SelfLocaliser {
   msg::Pose2 last_odometry_;
   double last_t_ = 0.0;
   int rejections_ = 0;
+  struct LoneLandmark {
+    msg::LandmarkKind kind = msg::LANDMARK_UNSPECIFIED;
+    uint32_t index = 0;
+    Eigen::Vector2d position = Eigen::Vector2d::Zero();  // where it put the robot last frame
+    int frames = 0;                                      // in a row, each agreeing with the one before
+  };
+  LoneLandmark lone_;
   std::vector<Eigen::Vector2d> contacts_;
   std::vector<Eigen::Vector2d> seen_contacts_;
   int matched_ = 0;
