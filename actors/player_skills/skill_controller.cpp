@@ -350,6 +350,15 @@ void SkillController::avoid_ball(const Pose& self, double bx, double by, double&
   detour_around_ball(self, bx, by, tx, ty, extra);
 }
 
+bool SkillController::holds_ball(const Pose& self, const V& ball) const {
+  const auto& robot = league_.robot();
+  const double mouth_half = 0.5 * robot.mouth_width();
+  const double contact = robot.radius() + league_.ball().radius();
+  const V p(self.x, self.y);
+  return robot.mouth_captures() && mouth_half > 0.0 && (ball - p).norm() < contact + 0.04 &&
+         std::abs(wrap_angle(angle_of(ball - p) - self.theta)) < std::asin(std::min(1.0, mouth_half / contact));
+}
+
 void SkillController::detour_around_ball(const Pose& self, double bx, double by, double& tx, double& ty,
                                          double extra) const {
   // A cube's corners reach out to sqrt(2) r; 1.25 r is a compromise.
@@ -690,10 +699,7 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
   // back away) lets the robot carry it and turn with it. Turning to align
   // would fling it out sideways; the robot keeps pushing towards its aim
   // instead, turning gently.
-  const double mouth_half = 0.5 * robot.mouth_width();
-  const bool holding = robot.mouth_captures() && mouth_half > 0.0 && to_ball_now(p, world) < contact + 0.04 &&
-                       std::abs(wrap_angle(angle_of(V(world.ball().position().x(), world.ball().position().y()) - p) -
-                                           self.theta)) < std::asin(std::min(1.0, mouth_half / contact));
+  const bool holding = holds_ball(self, V(world.ball().position().x(), world.ball().position().y()));
   if (holding) phase_ = AttackPhase::kPush;
   switch (phase_) {
     case AttackPhase::kPush: {
@@ -1234,6 +1240,14 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     if (spot) detour_around_ball(self, spot->x(), spot->y(), tx, ty);
     if (ball) detour_around_ball(self, world.ball().position().x(), world.ball().position().y(), tx, ty);
     v = go_to_pose(self, tx, ty, instruction.placement().theta(), true, params_.placement_fraction);
+    // A ball held in the mouth goes wherever the robot drives or turns: it
+    // backs straight off it first, which leaves the ball where it lies (MSL:
+    // a robot whose push was a foul carried the ball for the whole placement,
+    // the free kick's spot with it, and the referee moved it off at the end).
+    if (ball && holds_ball(self, V(world.ball().position().x(), world.ball().position().y()))) {
+      v = Vel{};
+      v.vx = -params_.placement_fraction * limit_or(league_.robot().max_speed(), 1.0);
+    }
   } else {
     const msg::Role role = instruction.role();
     if (!ball && (role == msg::ROLE_ATTACKER || role == msg::ROLE_DEFENDER || role == msg::ROLE_SUPPORTER)) {

@@ -222,6 +222,9 @@ class SkillController {
   // before the ball: the point on the ball's path to stand on.
   std::optional<Eigen::Vector2d> receiving_point(const Pose& self, const msg::WorldEstimate& world) const;
   Vel attacker(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x, double& kick);
+  // Whether the ball sits in a capturing mouth (LeaguePreset robot
+  // mouth_captures): touching the robot's front within the mouth's width.
+  bool holds_ball(const Pose& self, const Eigen::Vector2d& ball) const;
   Vel keeper(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x, double& kick);
   // Whether the ball is the keeper's to clear: the rules limit the robots in
   // the goal area, and the ball lies in our goal area or so near it that a

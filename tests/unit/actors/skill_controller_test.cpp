@@ -1006,6 +1006,46 @@ TEST(SkillController, PlacingRobotGoesRoundTheCircleItMustStayOutOf) {
   }
 }
 
+TEST(SkillController, PlacingRobotBacksOffABallInItsMouthAndLeavesItWhereItLies) {
+  // MSL, a free kick against us for pushing: the pusher holds the ball in
+  // its capturing mouth and its place lies ahead, beyond the ball. Driving
+  // there, it pushed the ball along for the whole placement; it backs off
+  // first and goes round the ball instead. The scene pushes the ball out of
+  // the robot whenever the two overlap (the mouth holds the ball while the
+  // robot drives into it).
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  const auto& league = config.league();
+  ASSERT_TRUE(league.robot().mouth_captures());
+  const double contact = league.robot().radius() + league.ball().radius();
+  SkillController skills(msg::BLUE, 2, league);
+  msg::PlayerInstruction place;
+  place.set_directive(msg::COACH_PLACE);
+  place.set_role(msg::ROLE_SUPPORTER);
+  place.mutable_placement()->set_x(3.0);
+  place.mutable_placement()->set_y(0.0);
+  double x = 0.0, y = 0.0, theta = 0.0, bx = contact + 0.01, by = 0.0;
+  double first_vx = 0.0;
+  for (int k = 0; k < 500; ++k) {
+    msg::WorldEstimate world = blue_at(2, x, y, theta);
+    world.mutable_ball()->set_valid(true);
+    world.mutable_ball()->mutable_position()->set_x(bx);
+    world.mutable_ball()->mutable_position()->set_y(by);
+    const auto c = skills.step(world, place, k, 0.02 * k);
+    if (k == 0) first_vx = c.velocity().vx();
+    theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+    x += 0.02 * c.velocity().vx() * std::cos(theta);
+    y += 0.02 * c.velocity().vx() * std::sin(theta);
+    const double d = std::hypot(bx - x, by - y);
+    if (d < contact) {
+      bx = x + (bx - x) * contact / d;
+      by = y + (by - y) * contact / d;
+    }
+  }
+  EXPECT_LT(first_vx, 0.0) << "backs off first";
+  EXPECT_LT(std::hypot(bx - (contact + 0.01), by), 0.05) << "the ball stays where it lay";
+  EXPECT_LT(std::hypot(x - 3.0, y), 0.05) << "reached its place";
+}
+
 TEST(SkillController, RestartTakerReachesAPlacementBeyondTheTouchLine) {
   // SSL throw-in: the taker stands behind the ball on the line from the
   // opponent goal, outside the touch line; pulling that target onto the
