@@ -1184,13 +1184,10 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     opponents_.push_back({V(opponent.pose().x(), opponent.pose().y()), league_.robot().radius()});
   // Placing for a restart, opponents are placing too and the referee clears
   // the way; a detour round them all would only make the robot late (tried:
-  // MSL illegal positions 58 -> 187). Those standing close by, placed
-  // already, will not move: the robot goes round them from the start (MSL:
-  // scorers in the far goal mouth pushed against the other side's placed
-  // keeper and defenders until they counted as stuck). Stuck against any
-  // opponent, asking for speed and hardly moving (a scorer backing out of
-  // the goal mouth pushed the other keeper at the pushing rule's speed for
-  // 3.5 s), it goes round all those at hand.
+  // MSL illegal positions 58 -> 187). Unless the robot is stuck against one,
+  // asking for speed and hardly moving (MSL: a scorer backing out of the
+  // goal mouth pushed the other keeper at the pushing rule's speed for 3.5 s
+  // and was late for the kick-off): then it goes round the opponents at hand.
   const bool placing = instruction.directive() == msg::COACH_PLACE;
   const double top_speed = limit_or(league_.robot().max_speed(), 1.0);
   const double moving = std::hypot(world.self().velocity().x(), world.self().velocity().y());
@@ -1202,19 +1199,16 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     placement_blocked_since_.reset();
   }
   const bool detouring = placing && t < placement_detour_until_;
-  if (placing) {
+  if (detouring) {
     const double at_hand = 4.0 * league_.robot().radius() + 0.1;
-    std::vector<CircleObstacle> kept;
-    for (const auto& opponent : world.opponents()) {
-      const V centre(opponent.pose().x(), opponent.pose().y());
-      if ((centre - V(self.x, self.y)).norm() > at_hand) continue;
-      const bool standing = std::hypot(opponent.velocity().x(), opponent.velocity().y()) < params_.standing_speed;
-      if (detouring || standing) kept.push_back({centre, league_.robot().radius()});
-    }
-    opponents_ = std::move(kept);
+    opponents_.erase(std::remove_if(opponents_.begin(), opponents_.end(),
+                                    [&](const CircleObstacle& o) {
+                                      return (o.centre - V(self.x, self.y)).norm() > at_hand;
+                                    }),
+                     opponents_.end());
   }
   avoid_opponents_ =
-      params_.plan_around_opponents && ((playing && instruction.role() != msg::ROLE_KEEPER) || (placing && !opponents_.empty()));
+      params_.plan_around_opponents && ((playing && instruction.role() != msg::ROLE_KEEPER) || detouring);
 
   Vel v;
   double kick = 0.0;

@@ -67,16 +67,13 @@ struct SkillParams {
   double dss_speed_margin = 0.05;
   double dss_braking_fraction = 0.8;
   bool plan_around_opponents = true;  // drive_to follows an ERRT path round opponents (PathPlanner)
-  // Placing for a restart, robots drive straight past opponents in motion
-  // (they are placing too, and detours round them made robots late) and
-  // plan round those within four radii that move slower than standing_speed
-  // (m/s: placed already, they will not clear the way). One that has asked
-  // for speed and moved at under a quarter of it for placement_stuck_seconds
-  // (an opponent in its way) plans round all opponents within four radii of
-  // it for placement_detour_seconds.
+  // Placing for a restart, robots drive straight (opponents are placing too,
+  // and detours made them late); one that has asked for speed and moved at
+  // under a quarter of it for placement_stuck_seconds (an opponent in its
+  // way) plans round the opponents within four radii of it for
+  // placement_detour_seconds.
   double placement_stuck_seconds = 0.5;
   double placement_detour_seconds = 2.0;
-  double standing_speed = 0.3;
   double opponent_clearance = 0.01;   // m kept between our body and an opponent's on a planned path
   // Pushing (league rules.pushing_seconds > 0): against an opponent whose
   // estimated gap is under pushing_reach, at most this fraction of

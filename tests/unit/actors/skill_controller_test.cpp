@@ -809,76 +809,59 @@ TEST(SkillController, DefenderGoesRoundOpponentsStandingInItsWay) {
   }
 }
 
-// Teams crossing at half time: three opponents stand in a line across the
-// straight way to a MiroSot robot's placement and do not give way. Returns
-// where the robot ends after 6 s and how long it pressed against them.
-struct PlacingRun {
-  double x, y, pressing_seconds;
-};
-PlacingRun place_past_a_standing_line(const SkillParams& params) {
+TEST(SkillController, PlacingRobotStuckAgainstAnOpponentGoesRoundIt) {
+  // Teams crossing at half time: an opponent stands on the straight way to
+  // the placement and does not give way. Placing robots drive straight, so
+  // the robot pushes against it; after placement_stuck_seconds without
+  // moving it plans round opponents and arrives. Without that it stays stuck
+  // (MiroSot vs chaser: late at the second half's kick-off).
   const msg::MatchConfig config = mirosot_match();
   const double r = config.league().robot().radius();
-  SkillController skills(msg::BLUE, 1, config.league(), params);
-  msg::PlayerInstruction place;
-  place.set_directive(msg::COACH_PLACE);
-  place.set_role(msg::ROLE_SUPPORTER);
-  place.mutable_placement()->set_x(0.2);
-  place.mutable_placement()->set_y(0.42);
-  place.mutable_placement()->set_theta(kPi);
-  double x = 0.9, y = 0.42, theta = kPi, vx = 0.0, vy = 0.0;
-  const std::vector<std::pair<double, double>> opponents{{0.63, 0.42 - 2.2 * r}, {0.63, 0.42}, {0.63, 0.42 + 2.2 * r}};
-  double pressing = 0.0;
-  for (int k = 0; k < 300; ++k) {
-    msg::WorldEstimate world = blue_1_at(x, y, theta);
-    world.mutable_self()->mutable_velocity()->set_x(vx);
-    world.mutable_self()->mutable_velocity()->set_y(vy);
-    world.mutable_ball()->set_valid(true);
-    world.mutable_ball()->mutable_position()->set_x(-0.6);
-    world.mutable_ball()->mutable_position()->set_y(-0.6);
-    add_opponents(world, opponents);
-    const auto c = skills.step(world, place, k, 0.02 * k);
-    theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
-    const double nx = x + 0.02 * c.velocity().vx() * std::cos(theta);
-    const double ny = y + 0.02 * c.velocity().vx() * std::sin(theta);
-    bool blocked = false;
-    for (auto [ox, oy] : opponents) blocked = blocked || std::hypot(nx - ox, ny - oy) < 2.0 * r;
-    vx = blocked ? 0.0 : (nx - x) / 0.02;
-    vy = blocked ? 0.0 : (ny - y) / 0.02;
-    if (blocked && std::abs(c.velocity().vx()) > 0.1) pressing += 0.02;
-    if (!blocked) {
-      x = nx;
-      y = ny;
+  for (bool detour : {true, false}) {
+    SCOPED_TRACE(detour ? "detouring when stuck" : "never detouring");
+    SkillParams params;
+    if (!detour) params.placement_stuck_seconds = 1e9;
+    SkillController skills(msg::BLUE, 1, config.league(), params);
+    msg::PlayerInstruction place;
+    place.set_directive(msg::COACH_PLACE);
+    place.set_role(msg::ROLE_SUPPORTER);
+    place.mutable_placement()->set_x(0.2);
+    place.mutable_placement()->set_y(0.42);
+    place.mutable_placement()->set_theta(kPi);
+    double x = 0.9, y = 0.42, theta = kPi, vx = 0.0, vy = 0.0;
+    const std::vector<std::pair<double, double>> opponents{{0.63, 0.42 - 2.2 * r}, {0.63, 0.42}, {0.63, 0.42 + 2.2 * r}};
+    double stuck_for = 0.0;
+    for (int k = 0; k < 300; ++k) {
+      msg::WorldEstimate world = blue_1_at(x, y, theta);
+      world.mutable_self()->mutable_velocity()->set_x(vx);
+      world.mutable_self()->mutable_velocity()->set_y(vy);
+      world.mutable_ball()->set_valid(true);
+      world.mutable_ball()->mutable_position()->set_x(-0.6);
+      world.mutable_ball()->mutable_position()->set_y(-0.6);
+      add_opponents(world, opponents);
+      const auto c = skills.step(world, place, k, 0.02 * k);
+      theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+      const double nx = x + 0.02 * c.velocity().vx() * std::cos(theta);
+      const double ny = y + 0.02 * c.velocity().vx() * std::sin(theta);
+      bool blocked = false;
+      for (auto [ox, oy] : opponents) blocked = blocked || std::hypot(nx - ox, ny - oy) < 2.0 * r;
+      vx = blocked ? 0.0 : (nx - x) / 0.02;
+      vy = blocked ? 0.0 : (ny - y) / 0.02;
+      if (blocked && std::abs(c.velocity().vx()) > 0.1) stuck_for += 0.02;
+      if (!blocked) {
+        x = nx;
+        y = ny;
+      }
+    }
+    if (detour) {
+      EXPECT_NEAR(x, 0.2, 0.05) << "got round them to its placement";
+      EXPECT_NEAR(y, 0.42, 0.05);
+      EXPECT_LT(stuck_for, 1.0);
+    } else {
+      EXPECT_GT(x, 0.63) << "the straight way is blocked: the test scene would not test the detour";
+      EXPECT_GT(stuck_for, 3.0);
     }
   }
-  return {x, y, pressing};
-}
-
-TEST(SkillController, PlacingRobotGoesRoundOpponentsStandingInItsWayWithoutPushingThem) {
-  // Placing robots drive straight past opponents in motion (they are placing
-  // too and clear the way) but plan round those standing near them at once.
-  SkillParams params;
-  params.placement_stuck_seconds = 1e9;  // no help from the stuck detour
-  const PlacingRun run = place_past_a_standing_line(params);
-  EXPECT_NEAR(run.x, 0.2, 0.05) << "got round them to its placement";
-  EXPECT_NEAR(run.y, 0.42, 0.05);
-  EXPECT_LT(run.pressing_seconds, 0.05);
-}
-
-TEST(SkillController, PlacingRobotStuckAgainstAnOpponentGoesRoundIt) {
-  // Opponents it took for moving (here: any, standing_speed 0) block it; after
-  // placement_stuck_seconds without moving it plans round the opponents at
-  // hand and arrives. Without that it stays stuck (MiroSot vs chaser: late
-  // at the second half's kick-off).
-  SkillParams params;
-  params.standing_speed = 0.0;
-  const PlacingRun detour = place_past_a_standing_line(params);
-  EXPECT_NEAR(detour.x, 0.2, 0.05) << "got round them to its placement";
-  EXPECT_NEAR(detour.y, 0.42, 0.05);
-  EXPECT_LT(detour.pressing_seconds, 1.0);
-  params.placement_stuck_seconds = 1e9;
-  const PlacingRun stuck = place_past_a_standing_line(params);
-  EXPECT_GT(stuck.x, 0.63) << "the straight way is blocked: the test scene would not test the detour";
-  EXPECT_GT(stuck.pressing_seconds, 3.0);
 }
 
 TEST(SkillController, DoesNotDriveIntoATouchingOpponentFasterThanThePushingRuleAllows) {
