@@ -91,11 +91,29 @@ void SelfLocaliser::predict(const msg::Pose2& odometry, double t) {
 void SelfLocaliser::update(const msg::OnboardFrame& frame) {
   matched_ = 0;
   if (!started_) return;
-  update_landmarks(frame.landmarks());
+  if (const auto lone = update_landmarks(frame.landmarks())) {
+    // Where a single landmark puts the robot is only as good as the heading
+    // it was found with; the frame's line points check both. Without lines
+    // in view it is believed no farther than odometry runs off.
+    int usable = 0, fitting = 0;
+    const Eigen::Matrix2d R = rotation(lone->pose.z());
+    for (const auto& v : frame.line_points()) {
+      const Eigen::Vector2d q(v.x(), v.y());
+      if (!q.allFinite()) continue;
+      ++usable;
+      const Eigen::Vector2d at = lone->pose.head<2>() + R * q;
+      if (lines_.nearest(at).distance <= 3.0 * measurement_sd(q.norm()) + params_.lone_line_tolerance) ++fitting;
+    }
+    const bool lines_agree = usable >= params_.min_line_points && fitting >= params_.lone_line_fraction * usable;
+    const bool near = (lone->pose.head<2>() - x_.head<2>()).norm() <= params_.lone_landmark_max_correction;
+    if (lines_agree || (near && usable < params_.min_line_points))
+      restart(lone->pose, lone->position_sd, lone->heading_sd);
+  }
   update_lines(frame.line_points());
 }
 
-void SelfLocaliser::update_landmarks(const google::protobuf::RepeatedPtrField<msg::Landmark>& seen) {
+std::optional<SelfLocaliser::LoneFix> SelfLocaliser::update_landmarks(
+    const google::protobuf::RepeatedPtrField<msg::Landmark>& seen) {
   struct Known {
     Eigen::Vector2d seen;   // robot frame
     Eigen::Vector2d field;  // where it is (before a symmetric landmark's choice)
@@ -110,7 +128,7 @@ void SelfLocaliser::update_landmarks(const google::protobuf::RepeatedPtrField<ms
     if (const auto at = landmarks_.field_position(l.kind(), l.index()))
       known.push_back({q, *at, l.symmetric(), l.kind(), l.index()});
   }
-  if (known.empty()) return;
+  if (known.empty()) return std::nullopt;
   msg::Pose2 prior;
   prior.set_x(x_.x());
   prior.set_y(x_.y());
@@ -119,7 +137,7 @@ void SelfLocaliser::update_landmarks(const google::protobuf::RepeatedPtrField<ms
   std::optional<msg::Pose2> fix;
   if (known.size() >= 2) {
     fix = landmarks_.locate(seen, &prior);
-    if (!fix) return;
+    if (!fix) return std::nullopt;
   }
   bool rejected = false;
   for (const Known& l : known) {
@@ -152,13 +170,13 @@ void SelfLocaliser::update_landmarks(const google::protobuf::RepeatedPtrField<ms
   if (!rejected) {
     rejections_ = 0;
     lone_ = {};
-    return;
+    return std::nullopt;
   }
   if (++rejections_ >= params_.reset_after_rejections && fix) {
     restart({fix->x(), fix->y(), fix->theta()}, params_.restart_position_sd, params_.restart_heading_sd);
-    return;
+    return std::nullopt;
   }
-  if (known.size() != 1 || known[0].symmetric) return;
+  if (known.size() != 1 || known[0].symmetric) return std::nullopt;
   // One landmark that tells which it is, disagreeing frame after frame, each
   // time putting the robot in the same place (at the heading the filter has):
   // odometry ran off (wheels spinning against an opponent), and line points
@@ -169,21 +187,16 @@ void SelfLocaliser::update_landmarks(const google::protobuf::RepeatedPtrField<ms
   const bool same = lone_.frames > 0 && lone_.kind == l.kind && lone_.index == l.index &&
                     (implied - lone_.position).norm() <= params_.lone_landmark_agreement;
   lone_ = {l.kind, l.index, implied, same ? lone_.frames + 1 : 1};
-  if (lone_.frames < params_.lone_landmark_frames) return;
-  // Farther than odometry runs off, or off the arena: the heading it was
-  // found with is wrong (a robot spun round in a collision), and one
-  // landmark cannot tell.
-  if ((implied - x_.head<2>()).norm() > params_.lone_landmark_max_correction ||
-      !landmarks_.in_arena(implied.x(), implied.y()))
-    return;
+  if (lone_.frames < params_.lone_landmark_frames || !landmarks_.in_arena(implied.x(), implied.y()))
+    return std::nullopt;
+  lone_ = {};
   // Placed by one landmark, the position is as good as the heading is over
   // the landmark's distance.
   const double heading_sd = std::sqrt(std::max(P_(2, 2), 0.0));
   const double range = l.seen.norm();
-  const double position_sd =
-      std::max(params_.restart_position_sd, std::hypot(measurement_sd(range), range * heading_sd));
-  restart({implied.x(), implied.y(), x_.z()}, position_sd, std::max(heading_sd, 1e-3));
-  lone_ = {};
+  return LoneFix{Pose(implied.x(), implied.y(), x_.z()),
+                 std::max(params_.restart_position_sd, std::hypot(measurement_sd(range), range * heading_sd)),
+                 std::max(heading_sd, 1e-3)};
 }
 
 void SelfLocaliser::update_lines(const google::protobuf::RepeatedPtrField<msg::Vec2>& points) {

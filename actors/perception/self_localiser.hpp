@@ -50,14 +50,19 @@ struct SelfLocaliserParams {
   int reset_after_rejections = 3;
   /// A single landmark that tells which it is (not symmetric), rejected in
   /// this many frames in a row, each time implying (at the filter's heading)
-  /// a position within lone_landmark_agreement (m) of the frame before:
-  /// the filter restarts there, as uncertain as the heading makes a position
-  /// found at that distance; unless that is more than
-  /// lone_landmark_max_correction (m) from the estimate or off the arena
-  /// (then the heading is what is wrong).
+  /// a position on the arena within lone_landmark_agreement (m) of the frame
+  /// before: the filter restarts there, as uncertain as the heading makes a
+  /// position found at that distance, if the frame's line points agree (at
+  /// least lone_line_fraction of them, and min_line_points, within 3 sd plus
+  /// lone_line_tolerance of a line), or, with fewer than min_line_points in
+  /// view, if it is within lone_landmark_max_correction (m) of the estimate.
+  /// Line points that disagree mean the heading is wrong (a robot spun round
+  /// in a collision), which one landmark cannot tell.
   int lone_landmark_frames = 10;
   double lone_landmark_agreement = 0.3;
   double lone_landmark_max_correction = 2.0;
+  double lone_line_fraction = 0.75;
+  double lone_line_tolerance = 0.05;
   /// Covariance the first pose starts with: robots start where they were
   /// put, but a hand puts a robot down only to decimetres.
   double start_position_sd = 0.3;      // m
@@ -83,7 +88,8 @@ struct SelfLocaliserParams {
 ///    (LandmarkLocaliser refuses them), none is used. Rejections that go on
 ///    restart the filter: at the fix of two or more landmarks that agree
 ///    (reset_after_rejections frames), or where a single unambiguous one
-///    keeps putting the robot (lone_landmark_frames, at the filter's heading).
+///    keeps putting the robot (lone_landmark_frames, at the filter's
+///    heading) when the frame's line points agree.
 ///  - line points: each is matched to the nearest field line at the
 ///    predicted pose (within the gate) and the pose is refined by
 ///    Gauss-Newton on prior + the points' distances to their lines (an
@@ -127,7 +133,13 @@ class SelfLocaliser {
   int matched_line_points() const { return matched_; }
 
  private:
-  void update_landmarks(const google::protobuf::RepeatedPtrField<msg::Landmark>& seen);
+  // Where a single landmark that keeps disagreeing puts the robot, once it
+  // has for lone_landmark_frames (the caller checks it against line points).
+  struct LoneFix {
+    Pose pose;
+    double position_sd, heading_sd;
+  };
+  std::optional<LoneFix> update_landmarks(const google::protobuf::RepeatedPtrField<msg::Landmark>& seen);
   void update_lines(const google::protobuf::RepeatedPtrField<msg::Vec2>& points);
   void restart(const Pose& pose, double position_sd, double heading_sd);
   double measurement_sd(double distance) const;

@@ -250,6 +250,30 @@ TEST(SelfLocaliser, ASingleDisagreeingLandmarkMovesTheEstimateOnlyWhenItKeepsAgr
   EXPECT_LT(position_error(near, truth), 0.1);
 }
 
+// Four metres off (MSL: odometry ran off while the robot's wheels spun against
+// an opponent for seconds), more than odometry alone could explain: the lone
+// landmark is believed because the line points in view fit where it puts
+// the robot. Line points that fit the estimate instead leave it there.
+TEST(SelfLocaliser, ALoneLandmarkFarFromTheEstimateIsBelievedWhereTheLinePointsAgree) {
+  const auto field = msl_field();
+  const SelfLocaliserParams params;
+  const Vector3d truth(-1.0, 3.0, 1.2);  // the halfway line's crossing with the +y touch line ahead
+  const Vector3d estimate(truth.x() + 0.5, truth.y() - 4.0, truth.z());
+  for (bool lines_fit_truth : {true, false}) {
+    SCOPED_TRACE(lines_fit_truth ? "line points fit the landmark" : "line points fit the estimate");
+    msg::OnboardFrame frame = line_frame(field, lines_fit_truth ? truth : estimate, 0.01, 7);
+    ASSERT_GE(frame.line_points_size(), 2 * params.min_line_points);
+    add_landmark(frame, field, truth, msg::LANDMARK_LINE_CROSSING, 1);
+    SelfLocaliser loc(field, 0.01, params);
+    loc.predict(pose(estimate.x(), estimate.y(), estimate.z()), 0.0);
+    for (int k = 0; k < params.lone_landmark_frames + 5; ++k) loc.update(frame);
+    if (lines_fit_truth)
+      EXPECT_LT(position_error(loc, truth), 0.05);
+    else
+      EXPECT_LT(position_error(loc, estimate), 0.05);
+  }
+}
+
 TEST(SelfLocaliser, NothingBeforeTheFirstOdometryAndNonFiniteInputIgnored) {
   const auto field = msl_field();
   SelfLocaliser loc(field, 0.01);
