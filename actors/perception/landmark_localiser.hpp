@@ -48,7 +48,6 @@ class LandmarkLocaliser {
   bool in_arena(double x, double y) const;
 
  private:
-
   msg::FieldGeometry field_;
   double noise_per_metre_;
   double tolerance_;

@@ -1238,7 +1238,11 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // backs straight off it first, which leaves the ball where it lies (MSL:
     // a robot whose push was a foul carried the ball for the whole placement,
     // the free kick's spot with it, and the referee moved it off at the end).
-    if (ball && holds_ball(self, V(world.ball().position().x(), world.ball().position().y()))) {
+    // Not a taker, whose place is at the ball.
+    const V held(world.ball().position().x(), world.ball().position().y());
+    const double taker_reach = 2.0 * (league_.robot().radius() + league_.ball().radius());
+    if (ball && holds_ball(self, held) &&
+        (V(instruction.placement().x(), instruction.placement().y()) - held).norm() > taker_reach) {
       v = Vel{};
       v.vx = -params_.placement_fraction * limit_or(league_.robot().max_speed(), 1.0);
     }

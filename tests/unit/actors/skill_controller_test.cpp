@@ -1027,6 +1027,14 @@ TEST(SkillController, PlacingRobotBacksOffABallInItsMouthAndLeavesItWhereItLies)
   EXPECT_LT(first_vx, 0.0) << "backs off first";
   EXPECT_LT(std::hypot(bx - (contact + 0.01), by), 0.05) << "the ball stays where it lay";
   EXPECT_LT(std::hypot(x - 3.0, y), 0.05) << "reached its place";
+
+  // A taker's place is at the ball: it stays there, the ball in its mouth.
+  SkillController taker(msg::BLUE, 2, league);
+  place.mutable_placement()->set_x(0.0);
+  msg::WorldEstimate world = blue_at(2, 0.0, 0.0, 0.0);
+  world.mutable_ball()->set_valid(true);
+  world.mutable_ball()->mutable_position()->set_x(contact + 0.01);
+  EXPECT_GE(taker.step(world, place, 0, 0.0).velocity().vx(), 0.0);
 }
 
 TEST(SkillController, RestartTakerReachesAPlacementBeyondTheTouchLine) {
