@@ -1226,22 +1226,9 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     const double keep_out = instruction.keep_out_radius();
     if (spot && std::isfinite(keep_out) && keep_out > 0.0) {
       const double R = keep_out + 0.5 * league_.robot().radius();
-      const V place(instruction.placement().x(), instruction.placement().y());
-      const V from_spot = V(self.x, self.y) - *spot;
-      if ((place - *spot).norm() >= R) {
-        if (from_spot.norm() < R) {
-          // Inside: out by the shortest way first, then round. Straight
-          // across, the robot that had pushed at the spot met the taker
-          // there, and one the referee had moved to the edge walked back in,
-          // moved out again every quarter of a second (MSL: 22 times in 6 s).
-          const V out = from_spot.norm() > 1e-6 ? V(from_spot.normalized()) : V((place - *spot).normalized());
-          const V exit = *spot + (R + 0.5 * league_.robot().radius()) * out;
-          tx = exit.x();
-          ty = exit.y();
-        } else {
-          detour_around_circle(self, *spot, R, tx, ty);
-        }
-      }
+      if ((V(instruction.placement().x(), instruction.placement().y()) - *spot).norm() >= R &&
+          (V(self.x, self.y) - *spot).norm() >= keep_out)
+        detour_around_circle(self, *spot, R, tx, ty);
     }
     // Round where the referee will put the ball, and round the ball itself.
     if (spot) detour_around_ball(self, spot->x(), spot->y(), tx, ty);

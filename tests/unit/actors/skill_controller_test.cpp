@@ -989,42 +989,6 @@ TEST(SkillController, PlacingRobotGoesRoundTheCircleItMustStayOutOf) {
   }
 }
 
-TEST(SkillController, PlacingRobotInsideTheCircleItMustStayOutOfLeavesItFirst) {
-  // MSL, the other team's free kick for our robot's push: it stands 1.2 m
-  // from the spot, its place lies on the far side. It leaves the circle by
-  // the shortest way and goes round; it never comes nearer the spot, where
-  // the taker will stand. From the circle's edge (where the referee puts a
-  // robot it moves out), it never walks back in.
-  const msg::MatchConfig config = runtime::preset_match_config("msl");
-  const double keep = config.league().rules().restart_distance();
-  for (double start : {1.2, keep - 0.02}) {
-    SCOPED_TRACE(start);
-    SkillController skills(msg::BLUE, 2, config.league());
-    msg::PlayerInstruction place;
-    place.set_directive(msg::COACH_PLACE);
-    place.set_role(msg::ROLE_SUPPORTER);
-    place.mutable_placement()->set_x(-keep - 0.3);
-    place.mutable_placement()->set_y(-0.2);
-    place.mutable_ball_spot()->set_x(0.0);
-    place.mutable_ball_spot()->set_y(0.0);
-    place.set_keep_out_radius(keep);
-    double x = start, y = 0.1, theta = kPi, closest = 1e9, farthest = 0.0;
-    for (int k = 0; k < 1000; ++k) {
-      msg::WorldEstimate world = blue_at(2, x, y, theta);
-      world.mutable_ball()->set_valid(true);
-      const auto c = skills.step(world, place, k, 0.02 * k);
-      theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
-      x += 0.02 * c.velocity().vx() * std::cos(theta);
-      y += 0.02 * c.velocity().vx() * std::sin(theta);
-      closest = std::min(closest, std::hypot(x, y));
-      if (std::hypot(x, y) >= keep) farthest = std::max(farthest, 1.0);
-      if (farthest > 0.0) EXPECT_GE(std::hypot(x, y), keep - 0.01) << "back into the circle at step " << k;
-    }
-    EXPECT_GE(closest, std::hypot(start, 0.1) - 0.02) << "went nearer the spot";
-    EXPECT_LT(std::hypot(x + keep + 0.3, y + 0.2), 0.05) << "reached its place";
-  }
-}
-
 TEST(SkillController, PlacingRobotBacksOffABallInItsMouthAndLeavesItWhereItLies) {
   // MSL, a free kick against us for pushing: the pusher holds the ball in
   // its capturing mouth and its place lies ahead, beyond the ball. Driving
