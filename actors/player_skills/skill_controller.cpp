@@ -409,6 +409,40 @@ void SkillController::detour_around_circle(const Pose& self, const V& c, double 
   ty = wy;
 }
 
+V SkillController::exit_from_circle(const Pose& self, const V& c, double R, const V& place) const {
+  // Straight out from the centre is shortest, but near an end line or a
+  // corner it lies off the field, where a robot stops at the boundary and
+  // never gets round (tried: MSL illegal positions 104 -> 390). So the edge
+  // points inside the lines, by the length of the way out and round.
+  const auto& f = league_.field();
+  const double r = league_.robot().radius();
+  const double hx = 0.5 * f.length() - r, hy = 0.5 * f.width() - r;
+  const double out = R + 0.5 * r;
+  const V p(self.x, self.y);
+  const double place_bearing = angle_of(place - c);
+  // First only points the robot reaches without coming nearer the centre,
+  // where the taker will stand; when the lines leave none, any.
+  constexpr int kDirections = 72;
+  for (bool outwards_only : {true, false}) {
+    std::optional<V> best;
+    double best_cost = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < kDirections; ++k) {
+      const double a = k * (2.0 * M_PI / kDirections);
+      const V e = c + out * V(std::cos(a), std::sin(a));
+      if (std::abs(e.x()) > hx || std::abs(e.y()) > hy) continue;
+      if (outwards_only && (e - p).dot(p - c) < 0.0) continue;
+      const double cost = (e - p).norm() + out * std::abs(wrap_angle(a - place_bearing));
+      if (cost < best_cost) {
+        best_cost = cost;
+        best = e;
+      }
+    }
+    if (best) return *best;
+  }
+  // No edge point inside the lines (a circle wider than the field): the place.
+  return place;
+}
+
 std::optional<V> SkillController::along_wall(const V& b, const V& u0, double a) const {
   const auto& f = league_.field();
   const double r = league_.robot().radius(), rb = league_.ball().radius();
@@ -1226,9 +1260,19 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     const double keep_out = instruction.keep_out_radius();
     if (spot && std::isfinite(keep_out) && keep_out > 0.0) {
       const double R = keep_out + 0.5 * league_.robot().radius();
-      if ((V(instruction.placement().x(), instruction.placement().y()) - *spot).norm() >= R &&
-          (V(self.x, self.y) - *spot).norm() >= keep_out)
-        detour_around_circle(self, *spot, R, tx, ty);
+      const V place(instruction.placement().x(), instruction.placement().y());
+      if ((place - *spot).norm() >= R) {
+        if ((V(self.x, self.y) - *spot).norm() < R) {
+          // Inside: out first, then round. Straight across, a robot the
+          // referee had moved to the edge walked back in, and was moved out
+          // again every quarter of a second (MSL: 22 times in 6 s).
+          const V exit = exit_from_circle(self, *spot, R, place);
+          tx = exit.x();
+          ty = exit.y();
+        } else {
+          detour_around_circle(self, *spot, R, tx, ty);
+        }
+      }
     }
     // Round where the referee will put the ball, and round the ball itself.
     if (spot) detour_around_ball(self, spot->x(), spot->y(), tx, ty);

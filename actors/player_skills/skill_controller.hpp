@@ -199,6 +199,11 @@ class SkillController {
   // the target onto the tangent from the robot to the circle, a little past
   // the tangent point: the robot runs round the circle's edge.
   void detour_around_circle(const Pose& self, const Eigen::Vector2d& centre, double R, double& tx, double& ty) const;
+  // For a robot inside that circle whose place lies outside it: the point
+  // just outside the edge, inside the field's lines, from which the way out
+  // and on round the edge to the place is shortest.
+  Eigen::Vector2d exit_from_circle(const Pose& self, const Eigen::Vector2d& centre, double R,
+                                   const Eigen::Vector2d& place) const;
   // Like detour_around_ball, with a wider berth, and targets at the ball
   // moved off it and out of the lane a rolling ball is about to roll along.
   void avoid_ball(const Pose& self, double bx, double by, double& tx, double& ty) const;

@@ -989,6 +989,60 @@ TEST(SkillController, PlacingRobotGoesRoundTheCircleItMustStayOutOf) {
   }
 }
 
+TEST(SkillController, PlacingRobotInsideTheCircleItMustStayOutOfLeavesItWithinTheLines) {
+  // MSL, the other team's free kick for our robot's push: the robot stands
+  // inside the circle it must keep out of, its place on the far side. It
+  // leaves the circle without coming nearer the spot, where the taker will
+  // stand, goes round, and once out never walks back in (straight across, a
+  // robot the referee had moved to the edge walked back in every quarter of
+  // a second). Near the end line, the way straight out from the spot lies
+  // off the field: it leaves along the line instead, never past it.
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  const double keep = config.league().rules().restart_distance();
+  const double edge_x = 0.5 * config.league().field().length() - config.league().robot().radius();
+  struct Scene {
+    const char* name;
+    double spot_x, x, y, place_x;
+  };
+  for (const Scene& scene : {Scene{"centre spot, well inside", 0.0, 1.2, 0.1, -keep - 0.3},
+                             Scene{"centre spot, at the edge", 0.0, keep - 0.02, 0.1, -keep - 0.3},
+                             Scene{"near the end line", 7.0, 8.2, 0.3, 3.5}}) {
+    SCOPED_TRACE(scene.name);
+    SkillController skills(msg::BLUE, 2, config.league());
+    msg::PlayerInstruction place;
+    place.set_directive(msg::COACH_PLACE);
+    place.set_role(msg::ROLE_SUPPORTER);
+    place.mutable_placement()->set_x(scene.place_x);
+    place.mutable_placement()->set_y(-0.2);
+    place.mutable_ball_spot()->set_x(scene.spot_x);
+    place.mutable_ball_spot()->set_y(0.0);
+    place.set_keep_out_radius(keep);
+    double x = scene.x, y = scene.y, theta = kPi, closest = 1e9, furthest_x = -1e9;
+    bool out = false;
+    for (int k = 0; k < 1500; ++k) {
+      msg::WorldEstimate world = blue_at(2, x, y, theta);
+      world.mutable_ball()->set_valid(true);
+      world.mutable_ball()->mutable_position()->set_x(scene.spot_x);
+      world.mutable_ball()->mutable_position()->set_y(0.0);
+      const auto c = skills.step(world, place, k, 0.02 * k);
+      theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+      x += 0.02 * c.velocity().vx() * std::cos(theta);
+      y += 0.02 * c.velocity().vx() * std::sin(theta);
+      const double from_spot = std::hypot(x - scene.spot_x, y);
+      closest = std::min(closest, from_spot);
+      furthest_x = std::max(furthest_x, x);
+      if (from_spot >= keep) out = true;
+      if (out) {
+        EXPECT_GE(from_spot, keep - 0.01) << "back into the circle at step " << k;
+      }
+    }
+    EXPECT_TRUE(out) << "never left the circle";
+    EXPECT_GE(closest, std::hypot(scene.x - scene.spot_x, scene.y) - 0.02) << "went nearer the spot";
+    EXPECT_LE(furthest_x, edge_x + 0.01) << "went past the end line";
+    EXPECT_LT(std::hypot(x - scene.place_x, y + 0.2), 0.05) << "reached its place";
+  }
+}
+
 TEST(SkillController, PlacingRobotBacksOffABallInItsMouthAndLeavesItWhereItLies) {
   // MSL, a free kick against us for pushing: the pusher holds the ball in
   // its capturing mouth and its place lies ahead, beyond the ball. Driving
