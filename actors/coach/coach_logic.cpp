@@ -66,10 +66,16 @@ msg::CoachCommand CoachLogic::on_game_state(const msg::GameState& game, const st
     } else {
       cmd.mutable_ball_spot();  // the centre spot
     }
-    // Not at kick-offs: there the other half is out of bounds too, and a way
-    // round the centre circle led through it (MSL: 272 robots not back in
-    // their half in 12 matches, against 10).
+    // At kick-offs only once the referee has started theirs: placing before,
+    // the other half is out of bounds too, and a way round the centre circle
+    // led through it (MSL: 272 robots not back in their half in 12 matches,
+    // against 10). Once started, every robot stands legally in its own half
+    // (the referee moved those that did not), and one still on its way to
+    // its place cut across the circle and was moved out again and again
+    // (MSL seed 20: 14 times in 2 s).
     if (!kickoff && game.restart_team() != team_) cmd.set_keep_out_radius(league_.rules().restart_distance());
+    if (kickoff && waiting_for_them)
+      cmd.set_keep_out_radius(league_.field().center_circle_radius() + league_.robot().radius());
   }
   return cmd;
 }

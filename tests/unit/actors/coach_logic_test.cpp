@@ -215,8 +215,9 @@ const msg::Pose2* placement_of(const msg::CoachCommand& c, uint32_t id) {
 }
 
 // How far placing robots keep from the ball's spot: the restart distance at
-// the other team's restarts and at drop balls, nothing at our own or at
-// kick-offs (a way round the centre circle led into the other half).
+// the other team's restarts and at drop balls, nothing at our own or while
+// placing for kick-offs (a way round the centre circle led into the other
+// half).
 TEST(CoachLogic, PlacingTellsTheDistanceToKeepFromTheBallSpot) {
   const msg::LeaguePreset league = with_restart_distance(mirosot(), 0.5);
   const CoachLogic coach(msg::BLUE, league);
@@ -346,6 +347,10 @@ TEST(CoachLogic, WhileTheOtherTeamHasNotTakenItsRestartTheTeamStaysPlaced) {
   ASSERT_EQ(kickoff.placements_size(), 2);
   for (const auto& p : kickoff.placements())
     EXPECT_GE(std::hypot(p.pose().x(), p.pose().y()), league.field().center_circle_radius());
+  // Robots still on their way keep out of the circle: the robot's centre
+  // stays a radius outside it.
+  EXPECT_DOUBLE_EQ(kickoff.keep_out_radius(), league.field().center_circle_radius() + league.robot().radius());
+  EXPECT_DOUBLE_EQ(CoachLogic(msg::BLUE, league).on_game_state(k, {1, 2}, poses).keep_out_radius(), 0.0);
 }
 
 TEST(CoachLogic, NearTheTouchLineTheRobotGoesAroundTheBall) {
