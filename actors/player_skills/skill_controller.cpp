@@ -1024,10 +1024,12 @@ void SkillController::apply_safety_search(const msg::WorldEstimate& world, doubl
   // Where a robot may be besides where it is estimated: two standard
   // deviations of its position estimate, capped (onboard cameras and shared
   // estimates place teammates decimetres off; a global camera millimetres).
-  auto position_doubt = [](const msg::RobotEstimate& estimate) {
-    if (estimate.covariance_size() != 9) return 0.0;
+  const double least_doubt = league_.vision() == msg::VISION_ONBOARD ? params_.dss_onboard_doubt : 0.0;
+  auto position_doubt = [least_doubt](const msg::RobotEstimate& estimate) {
+    if (estimate.covariance_size() != 9) return least_doubt;
     const double variance = std::max(estimate.covariance(0), estimate.covariance(4));
-    return std::isfinite(variance) && variance > 0.0 ? std::min(2.0 * std::sqrt(variance), 0.15) : 0.0;
+    return std::max(least_doubt,
+                    std::isfinite(variance) && variance > 0.0 ? std::min(2.0 * std::sqrt(variance), 0.15) : 0.0);
   };
   self.radius = robot.radius() + position_doubt(me);
   const double own_omega = finite_or_zero(me.omega());

@@ -66,6 +66,10 @@ struct SkillParams {
   double dss_margin = 0.015;
   double dss_speed_margin = 0.05;
   double dss_braking_fraction = 0.8;
+  // With onboard cameras (MSL) every robot's position is doubted by at
+  // least this (m): the self filter claims millimetres while robots
+  // localised from their own camera are 1-3 cm off on good stretches.
+  double dss_onboard_doubt = 0.03;
   bool plan_around_opponents = true;  // drive_to follows an ERRT path round opponents (PathPlanner)
   // Placing for a restart, robots drive straight (opponents are placing too,
   // and detours made them late); one that has asked for speed and moved at

@@ -1043,6 +1043,47 @@ TEST(SkillController, PlacingRobotInsideTheCircleItMustStayOutOfLeavesItWithinTh
   }
 }
 
+TEST(SkillController, WithOnboardCamerasTheSafetySearchKeepsMoreRoomFromTeammates) {
+  // MSL: the place lies 2 cm short of touching a teammate that stands still,
+  // both robots' filters claiming a millimetre. Localised by their own
+  // cameras, robots are 1-3 cm off whatever their filters claim: the robot
+  // keeps 3 cm more for each of the two, and stops short of its place.
+  std::map<bool, double> gap;
+  for (bool onboard : {false, true}) {
+    SCOPED_TRACE(onboard ? "onboard cameras" : "overhead cameras");
+    msg::MatchConfig config = runtime::preset_match_config("msl");
+    config.mutable_league()->set_vision(onboard ? msg::VISION_ONBOARD : msg::VISION_GLOBAL);
+    const double r = config.league().robot().radius();
+    SkillParams params;
+    params.give_way = false;  // the safety search alone decides how near
+    SkillController skills(msg::BLUE, 2, config.league(), params);
+    msg::PlayerInstruction place;
+    place.set_directive(msg::COACH_PLACE);
+    place.set_role(msg::ROLE_SUPPORTER);
+    place.mutable_placement()->set_x(2.0);
+    place.mutable_placement()->set_y(0.0);
+    const double mate_x = 2.0 + 2.0 * r + 0.02;
+    double x = 0.0, theta = 0.0, v = 0.0;
+    for (int k = 0; k < 500; ++k) {
+      msg::WorldEstimate world = blue_at(2, x, 0.0, theta);
+      world.mutable_self()->mutable_velocity()->set_x(v);
+      for (int i = 0; i < 9; ++i) world.mutable_self()->add_covariance(i % 4 == 0 ? 1e-6 : 0.0);  // "1 mm"
+      auto* mate = world.add_teammates();
+      mate->set_robot_id(3);
+      mate->mutable_pose()->set_x(mate_x);
+      for (int i = 0; i < 9; ++i) mate->add_covariance(i % 4 == 0 ? 1e-6 : 0.0);
+      const auto c = skills.step(world, place, k, 0.02 * k);
+      v = c.velocity().vx();
+      theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+      x += 0.02 * v * std::cos(theta);
+    }
+    gap[onboard] = mate_x - x - 2.0 * r;
+  }
+  // The search's margin (1.5 cm) on top of 3 cm doubt for each robot.
+  EXPECT_GE(gap[true], 0.015 + 2 * 0.03 - 0.002);
+  EXPECT_LT(gap[false], gap[true] - 0.03) << "gaps " << gap[false] << " and " << gap[true] << " m";
+}
+
 TEST(SkillController, PlacingRobotBacksOffABallInItsMouthAndLeavesItWhereItLies) {
   // MSL, a free kick against us for pushing: the pusher holds the ball in
   // its capturing mouth and its place lies ahead, beyond the ball. Driving
