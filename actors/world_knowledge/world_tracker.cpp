@@ -64,7 +64,7 @@ RobotEkf::PoseCovariance WorldTracker::pose_covariance(double position_sd) const
 
 WorldTracker::RobotTrack WorldTracker::new_track(const RobotSighting& z, double t) const {
   const double v = params_.robot_initial_velocity_sd, w = params_.robot_initial_omega_sd;
-  return RobotTrack{RobotEkf(robot_model_, robot_ekf_params_, z.pose, z.R, t, v * v, w * w), t, 0};
+  return RobotTrack{RobotEkf(robot_model_, robot_ekf_params_, z.pose, z.R, t, v * v, w * w), t, 0, t};
 }
 
 bool WorldTracker::relocalised(const RobotEkf::Pose& predicted, const RobotEkf::Pose& z) const {
@@ -89,6 +89,7 @@ void WorldTracker::observe_robot(std::optional<RobotTrack>& track, const RobotSi
   }
   ekf.update(z.pose, z.R);
   track->t_observed = std::max(track->t_observed, t);
+  track->t_sighted = std::max(track->t_sighted, t);
   track->rejections = 0;
 }
 
@@ -134,9 +135,48 @@ void WorldTracker::associate_anonymous(std::map<uint32_t, RobotTrack>& tracks,
     track.ekf = candidates[pair.candidate].second;
     track.ekf.update(Eigen::Vector2d(z.pose.head<2>()), Eigen::Matrix2d(z.R.topLeftCorner<2, 2>()));
     track.t_observed = std::max(track.t_observed, t);
+    track.t_sighted = std::max(track.t_sighted, t);
     track.rejections = 0;
     updated.insert(id);
   }
+  if (own_team) claim_unclaimed(sightings, sighting_used, updated, t);
+}
+
+void WorldTracker::claim_unclaimed(const std::vector<RobotSighting>& sightings, const std::vector<bool>& used,
+                                   std::set<uint32_t>& updated, double t) {
+  std::vector<UnclaimedSighting> still;
+  for (size_t i = 0; i < sightings.size(); ++i) {
+    if (used[i]) continue;
+    const Eigen::Vector2d p = sightings[i].pose.head<2>();
+    int count = 1;
+    for (const auto& u : unclaimed_)
+      if (t > u.t && t - u.t <= params_.robot_stale_after && (u.position - p).norm() <= params_.robot_claim_distance)
+        count = std::max(count, u.count + 1);
+    if (count >= params_.robot_claim_after_sightings) {
+      std::optional<uint32_t> nearest;
+      double least = std::numeric_limits<double>::infinity();
+      for (const auto& [id, track] : teammates_) {
+        if (updated.count(id) || t - track.t_sighted <= params_.robot_stale_after) continue;
+        const double d = (track.ekf.pose().head<2>() - p).norm();
+        if (d < least) {
+          least = d;
+          nearest = id;
+        }
+      }
+      if (nearest) {
+        // An id-less sighting's heading is not trusted: the track's own.
+        RobotTrack& track = teammates_.at(*nearest);
+        RobotSighting z = sightings[i];
+        z.pose(2) = track.ekf.pose()(2);
+        z.R(2, 2) = std::max(z.R(2, 2), track.ekf.pose_covariance()(2, 2));
+        track = new_track(z, t);
+        updated.insert(*nearest);
+        continue;
+      }
+    }
+    still.push_back({p, t, count});
+  }
+  unclaimed_ = std::move(still);
 }
 
 std::optional<RobotEkf> WorldTracker::reportable(const RobotTrack& track, double t) const {

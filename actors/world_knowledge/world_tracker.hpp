@@ -3,6 +3,7 @@
 // percepts and its teammates' shared estimates. No CAF here.
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -60,6 +61,12 @@ struct TrackerParams {
   double self_restart_heading = 0.5;
   double robot_stale_after = 0.25;      // s: a teammate's view of a robot may replace ours
   double robot_lost_after = 1.0;        // s: track dropped from the estimate
+  // An id-less sighting of a teammate that no track takes, seen again within
+  // robot_stale_after and this close (m) to where it was, this many percepts
+  // in a row, moves the nearest teammate track we have not seen ourselves
+  // for robot_stale_after there (see WorldTracker, "Unclaimed teammates").
+  int robot_claim_after_sightings = 3;
+  double robot_claim_distance = 0.3;
 };
 
 /// Tracks ball and robots in field coordinates.
@@ -90,6 +97,17 @@ struct TrackerParams {
 /// it never creates a track, so no made-up id can collide with a real one.
 /// Tracks are dropped when unobserved for robot_lost_after or when their
 /// position's sd exceeds robot_lost_position_sd (coasting).
+///
+/// Unclaimed teammates. A teammate that has lost itself reports a wrong
+/// pose (MSL: 0.68 m off after pushing in a scrum), and our track of it,
+/// held there by those reports, gates out our own camera's id-less
+/// sightings of the real robot: the team believes that place free. So an id-less
+/// sighting of our team that no track takes, seen at about the same place
+/// (robot_claim_distance) in robot_claim_after_sightings percepts in a row,
+/// restarts the nearest teammate track our own camera has not confirmed for
+/// robot_stale_after, keeping that track's heading. Tracks our camera
+/// confirms are never moved; without such a track the sighting stays
+/// unclaimed.
 ///
 /// Our own pose from a camera (self_seen) is gated like any detection; a
 /// dead-reckoned one (odometry corrected by landmarks) is not: it is
@@ -131,6 +149,15 @@ class WorldTracker {
     RobotEkf ekf;
     double t_observed = 0.0;
     int rejections = 0;
+    // When our own camera last confirmed it (not a teammate's report).
+    double t_sighted = -std::numeric_limits<double>::infinity();
+  };
+  // An id-less sighting of our team no track took, and in how many percepts
+  // in a row it was seen about there.
+  struct UnclaimedSighting {
+    Eigen::Vector2d position;
+    double t;
+    int count;
   };
   struct BallTrack {
     bool valid = false;
@@ -164,6 +191,9 @@ class WorldTracker {
   void observe_robot(std::optional<RobotTrack>& track, const RobotSighting& z, double t, bool gate) const;
   void associate_anonymous(std::map<uint32_t, RobotTrack>& tracks, const std::vector<RobotSighting>& sightings,
                            std::set<uint32_t>& updated, bool own_team, double t);
+  // See "Unclaimed teammates": `used` marks the sightings a track took.
+  void claim_unclaimed(const std::vector<RobotSighting>& sightings, const std::vector<bool>& used,
+                       std::set<uint32_t>& updated, double t);
   void prune(std::map<uint32_t, RobotTrack>& tracks, const std::set<uint32_t>& updated, double t) const;
   // The track predicted to t, unless it is too old or too uncertain to report.
   std::optional<RobotEkf> reportable(const RobotTrack& track, double t) const;
@@ -187,6 +217,7 @@ class WorldTracker {
   std::optional<RobotTrack> self_;
   std::map<uint32_t, RobotTrack> teammates_;
   std::map<uint32_t, RobotTrack> opponents_;
+  std::vector<UnclaimedSighting> unclaimed_;
   BallTrack ball_;
 };
 

@@ -730,6 +730,56 @@ TEST(WorldTracker, IdlessDetectionWithoutATrackMakesNoRobotAndOursIsNotPinnedOnA
   EXPECT_NEAR(w.teammates(0).pose().x(), 0.09, 1e-3);
 }
 
+// Blue 3 has lost itself and reports itself at (0, -0.5) every cycle; our
+// camera sees an id-less blue robot at (0, 0.3), where blue 3 really is, and
+// blue 2 by its id at (0.4, 0.3). Our track of blue 3, held by its reports,
+// gates the sighting out; seen in three frames in a row, the sighting takes
+// that track over, and blue 3's reports no longer move it while we see it.
+// Blue 2, nearer but confirmed by our camera, stays. Two frames are not
+// enough.
+TEST(WorldTracker, AnUnclaimedSightingOfOurTeamTakesOverTheTrackOnlyReportsHold) {
+  WorldTracker tracker(msg::BLUE, 1, mirosot());
+  DetectionFilter filter(msg::BLUE, 1);
+  auto report = [](double t) {
+    msg::WorldEstimate w;
+    w.set_team(msg::BLUE);
+    w.set_robot_id(3);
+    w.set_t(t);
+    auto* self = w.mutable_self();
+    self->set_team(msg::BLUE);
+    self->set_robot_id(3);
+    self->mutable_pose()->set_x(0.0);
+    self->mutable_pose()->set_y(-0.5);
+    self->mutable_pose()->set_theta(1.0);
+    self->set_t_observed(t);
+    return w;
+  };
+  Scene s;
+  s.ball_visible = false;
+  s.self_x = -0.6;
+  for (int k = 0; k < 20; ++k) {
+    s.t = 0.02 * k;
+    tracker.fuse(report(s.t));
+    msg::DetectionFrame f = frame_of(s);
+    add_robot(f, msg::BLUE, 2, 0.4, 0.3, 0.0);
+    if (k >= 10) add_robot(f, msg::BLUE, 0, 0.0, 0.3, 0.0);
+    tracker.observe(filter.to_percept(f));
+    const msg::WorldEstimate w = tracker.estimate(0, s.t);
+    const msg::RobotEstimate* three = find_robot(w.teammates(), 3);
+    const msg::RobotEstimate* two = find_robot(w.teammates(), 2);
+    ASSERT_NE(three, nullptr);
+    ASSERT_NE(two, nullptr);
+    EXPECT_NEAR(two->pose().x(), 0.4, 1e-3) << "frame " << k;
+    if (k < 12) {
+      EXPECT_NEAR(three->pose().y(), -0.5, 0.01) << "frame " << k;
+    } else {
+      EXPECT_NEAR(three->pose().x(), 0.0, 0.01) << "frame " << k;
+      EXPECT_NEAR(three->pose().y(), 0.3, 0.01) << "frame " << k;
+      EXPECT_NEAR(three->pose().theta(), 1.0, 0.05) << "the sighting's heading is not trusted";
+    }
+  }
+}
+
 TEST(WorldTracker, IdlessDetectionUpdatesItsTrackWithoutUsingItsHeading) {
   WorldTracker tracker(msg::BLUE, 1, mirosot());
   DetectionFilter filter(msg::BLUE, 1);
