@@ -1259,10 +1259,10 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
                 std::isfinite(instruction.ball_spot().y())
             ? std::optional<V>(V(instruction.ball_spot().x(), instruction.ball_spot().y()))
             : std::nullopt;
+    const V place(instruction.placement().x(), instruction.placement().y());
     const double keep_out = instruction.keep_out_radius();
     if (spot && std::isfinite(keep_out) && keep_out > 0.0) {
       const double R = keep_out + 0.5 * league_.robot().radius();
-      const V place(instruction.placement().x(), instruction.placement().y());
       if ((place - *spot).norm() >= R) {
         if ((V(self.x, self.y) - *spot).norm() < R) {
           // Inside: out first, then round. Straight across, a robot the
@@ -1287,8 +1287,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // Not a taker, whose place is at the ball.
     const V held(world.ball().position().x(), world.ball().position().y());
     const double taker_reach = 2.0 * (league_.robot().radius() + league_.ball().radius());
-    if (ball && holds_ball(self, held) &&
-        (V(instruction.placement().x(), instruction.placement().y()) - held).norm() > taker_reach) {
+    if (ball && holds_ball(self, held) && (place - held).norm() > taker_reach) {
       v = Vel{};
       v.vx = -params_.placement_fraction * limit_or(league_.robot().max_speed(), 1.0);
     }

@@ -139,11 +139,11 @@ void WorldTracker::associate_anonymous(std::map<uint32_t, RobotTrack>& tracks,
     track.rejections = 0;
     updated.insert(id);
   }
-  if (own_team) claim_unclaimed(sightings, sighting_used, updated, t);
+  if (own_team) claim_unclaimed(tracks, sightings, sighting_used, updated, t);
 }
 
-void WorldTracker::claim_unclaimed(const std::vector<RobotSighting>& sightings, const std::vector<bool>& used,
-                                   std::set<uint32_t>& updated, double t) {
+void WorldTracker::claim_unclaimed(std::map<uint32_t, RobotTrack>& tracks, const std::vector<RobotSighting>& sightings,
+                                   const std::vector<bool>& used, std::set<uint32_t>& updated, double t) {
   std::vector<UnclaimedSighting> still;
   for (size_t i = 0; i < sightings.size(); ++i) {
     if (used[i]) continue;
@@ -155,7 +155,7 @@ void WorldTracker::claim_unclaimed(const std::vector<RobotSighting>& sightings, 
     if (count >= params_.robot_claim_after_sightings) {
       std::optional<uint32_t> nearest;
       double least = std::numeric_limits<double>::infinity();
-      for (const auto& [id, track] : teammates_) {
+      for (const auto& [id, track] : tracks) {
         if (updated.count(id) || t - track.t_sighted <= params_.robot_stale_after) continue;
         const double d = (track.ekf.pose().head<2>() - p).norm();
         if (d < least) {
@@ -165,7 +165,7 @@ void WorldTracker::claim_unclaimed(const std::vector<RobotSighting>& sightings, 
       }
       if (nearest) {
         // An id-less sighting's heading is not trusted: the track's own.
-        RobotTrack& track = teammates_.at(*nearest);
+        RobotTrack& track = tracks.at(*nearest);
         RobotSighting z = sightings[i];
         z.pose(2) = track.ekf.pose()(2);
         z.R(2, 2) = std::max(z.R(2, 2), track.ekf.pose_covariance()(2, 2));

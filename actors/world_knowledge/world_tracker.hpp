@@ -191,9 +191,10 @@ class WorldTracker {
   void observe_robot(std::optional<RobotTrack>& track, const RobotSighting& z, double t, bool gate) const;
   void associate_anonymous(std::map<uint32_t, RobotTrack>& tracks, const std::vector<RobotSighting>& sightings,
                            std::set<uint32_t>& updated, bool own_team, double t);
-  // See "Unclaimed teammates": `used` marks the sightings a track took.
-  void claim_unclaimed(const std::vector<RobotSighting>& sightings, const std::vector<bool>& used,
-                       std::set<uint32_t>& updated, double t);
+  // See "Unclaimed teammates": `tracks` are our team's, `used` marks the
+  // sightings a track took.
+  void claim_unclaimed(std::map<uint32_t, RobotTrack>& tracks, const std::vector<RobotSighting>& sightings,
+                       const std::vector<bool>& used, std::set<uint32_t>& updated, double t);
   void prune(std::map<uint32_t, RobotTrack>& tracks, const std::set<uint32_t>& updated, double t) const;
   // The track predicted to t, unless it is too old or too uncertain to report.
   std::optional<RobotEkf> reportable(const RobotTrack& track, double t) const;
