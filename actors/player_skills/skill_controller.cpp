@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -409,7 +410,8 @@ void SkillController::detour_around_circle(const Pose& self, const V& c, double 
   ty = wy;
 }
 
-V SkillController::exit_from_circle(const Pose& self, const V& c, double R, const V& place) const {
+V SkillController::exit_from_circle(const Pose& self, const V& c, double R, const V& place,
+                                    const std::vector<CircleObstacle>& occupied) const {
   // Straight out from the centre is shortest, but near an end line or a
   // corner it lies off the field, where a robot stops at the boundary and
   // never gets round (tried: MSL illegal positions 104 -> 390). So the edge
@@ -421,9 +423,16 @@ V SkillController::exit_from_circle(const Pose& self, const V& c, double R, cons
   const V p(self.x, self.y);
   const double place_bearing = angle_of(place - c);
   // First only points the robot reaches without coming nearer the centre,
-  // where the taker will stand; when the lines leave none, any.
+  // where the taker will stand, and where no robot stands (MSL: a robot
+  // sent out to the point its teammate stood on dithered beside it, inside
+  // the circle, until the drop ball); when the lines leave none, any.
+  auto free = [&](const V& e) {
+    return std::none_of(occupied.begin(), occupied.end(),
+                        [&](const CircleObstacle& o) { return (e - o.centre).norm() < o.radius; });
+  };
   constexpr int kDirections = 72;
-  for (bool outwards_only : {true, false}) {
+  constexpr std::pair<bool, bool> kPasses[] = {{true, true}, {false, true}, {true, false}, {false, false}};
+  for (const auto& [outwards_only, free_only] : kPasses) {
     std::optional<V> best;
     double best_cost = std::numeric_limits<double>::infinity();
     for (int k = 0; k < kDirections; ++k) {
@@ -431,6 +440,7 @@ V SkillController::exit_from_circle(const Pose& self, const V& c, double R, cons
       const V e = c + out * V(std::cos(a), std::sin(a));
       if (std::abs(e.x()) > hx || std::abs(e.y()) > hy) continue;
       if (outwards_only && (e - p).dot(p - c) < 0.0) continue;
+      if (free_only && !free(e)) continue;
       const double cost = (e - p).norm() + out * std::abs(wrap_angle(a - place_bearing));
       if (cost < best_cost) {
         best_cost = cost;
@@ -1268,7 +1278,12 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
           // Inside: out first, then round. Straight across, a robot the
           // referee had moved to the edge walked back in, and was moved out
           // again every quarter of a second (MSL: 22 times in 6 s).
-          const V exit = exit_from_circle(self, *spot, R, place);
+          std::vector<CircleObstacle> occupied;
+          for (const V& mate : teammates_) occupied.push_back({mate, teammate_keep()});
+          for (const auto& opponent : world.opponents())
+            occupied.push_back({V(opponent.pose().x(), opponent.pose().y()),
+                                2.0 * league_.robot().radius() + params_.opponent_clearance});
+          const V exit = exit_from_circle(self, *spot, R, place, occupied);
           tx = exit.x();
           ty = exit.y();
         } else {
@@ -1318,6 +1333,16 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
       default: break;
     }
   }
+  if (relocalising(world.self_localisation_sd(), t)) {
+    // Lost, it turns to bring lines and landmarks into view, from which the
+    // localiser restarts. MSL: a robot pushing against opponents in a corner,
+    // no line in view, drifted 3 m in 50 s; placed for a free kick where it
+    // believed it stood, it was inside the distance and moved by the referee
+    // 40 times.
+    v = Vel{};
+    v.omega = params_.search_omega;
+    kick = 0.0;
+  }
   // Keep half the wheel acceleration for steering while turning; a keeper
   // moving along its line, or anyone driving straight, gets (nearly) all of it.
   if (!omni_) {
@@ -1343,6 +1368,25 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   cmd.mutable_velocity()->set_omega(v.omega);
   cmd.set_kick_speed(kick);
   return cmd;
+}
+
+bool SkillController::relocalising(double localisation_sd, double t) {
+  if (!(params_.lost_position_sd > 0.0) || !std::isfinite(localisation_sd)) {
+    relocalise_until_.reset();
+    return false;
+  }
+  if (relocalise_until_) {
+    if (localisation_sd < params_.found_position_sd) {
+      relocalise_until_.reset();
+    } else if (t >= *relocalise_until_) {
+      // Given up: it plays on for a while (a corner with nothing in sight).
+      relocalise_until_.reset();
+      relocalise_again_after_ = t + params_.relocalise_seconds;
+    }
+  } else if (localisation_sd > params_.lost_position_sd && t >= relocalise_again_after_) {
+    relocalise_until_ = t + params_.relocalise_seconds;
+  }
+  return relocalise_until_.has_value();
 }
 
 void SkillController::limit_pushing(const Pose& self, Vel& v) const {

@@ -54,6 +54,16 @@ struct SkillParams {
   bool intercept = true;             // the attacker heads for the earliest point where it can meet the ball
   double intercept_horizon = 0.5;    // s: how far ahead intercept looks (walls and robots soon turn a ball the model lets roll on)
   double search_omega = 2.0;         // rad/s turning on the spot while searching for the ball
+  // With its own self-localisation (WorldEstimate.self_localisation_sd, onboard
+  // cameras), a robot whose position sd exceeds lost_position_sd (m) turns on
+  // the spot at search_omega, whatever its directive but hold, to bring lines
+  // and landmarks into view; until the sd falls below found_position_sd, for
+  // at most relocalise_seconds, after which it plays on for as long before it
+  // turns again. MSL: above 0.25 m the estimate was always more than 0.3 m
+  // off, below 0.1 m never. 0: never.
+  double lost_position_sd = 0.25;
+  double found_position_sd = 0.1;
+  double relocalise_seconds = 3.0;
   bool give_way = true;              // robots without the ball go round teammates (give_way_to_teammates)
   // The safety search among teammates. It keeps dss_margin (m) on top of
   // both radii, below the gap robots in a defensive wall keep (teammate_keep),
@@ -142,6 +152,8 @@ struct SkillParams {
 ///   and a supporter's spot keeps kBerthRadii radii from every teammate.
 /// Non-attackers go round the ball rather than touch it. A differential robot
 /// without a kicker is symmetric (MiroSot cube): it may drive and push backwards.
+/// A robot whose own self-localisation says it is lost (lost_position_sd)
+/// turns on the spot until it has found itself again.
 /// Without a self estimate it stops; without a ball field players search for
 /// it, turning on the spot towards where it was last seen (or the middle of
 /// the field) and on round until a camera finds it, and the keeper holds the
@@ -204,10 +216,12 @@ class SkillController {
   // the tangent point: the robot runs round the circle's edge.
   void detour_around_circle(const Pose& self, const Eigen::Vector2d& centre, double R, double& tx, double& ty) const;
   // For a robot inside that circle whose place lies outside it: the point
-  // just outside the edge, inside the field's lines, from which the way out
-  // and on round the edge to the place is shortest.
+  // just outside the edge, inside the field's lines and not within an
+  // `occupied` circle (robots standing there) while another will do, from
+  // which the way out and on round the edge to the place is shortest.
   Eigen::Vector2d exit_from_circle(const Pose& self, const Eigen::Vector2d& centre, double R,
-                                   const Eigen::Vector2d& place) const;
+                                   const Eigen::Vector2d& place,
+                                   const std::vector<CircleObstacle>& occupied = {}) const;
   // Like detour_around_ball, with a wider berth, and targets at the ball
   // moved off it and out of the lane a rolling ball is about to roll along.
   void avoid_ball(const Pose& self, double bx, double by, double& tx, double& ty) const;
@@ -251,6 +265,9 @@ class SkillController {
   Vel supporter(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x, uint32_t index,
                 uint32_t count);
   Vel search_ball(const Pose& self, const msg::WorldEstimate& world);
+  // Whether the robot turns on the spot to find itself this cycle, from its
+  // self-localisation's sd (see SkillParams::lost_position_sd).
+  bool relocalising(double localisation_sd, double t);
   // To the nearest point our centre may reach (free_space_).
   void clamp_to_field(double& x, double& y) const;
   // How far beyond the lines a robot may go on this league's field.
@@ -343,6 +360,10 @@ class SkillController {
   FreeSpace free_space_;                    // where our centre may be: field, goal mouths, run-off
   std::vector<CircleObstacle> opponents_;   // this cycle's opponents
   bool avoid_opponents_ = false;            // this cycle: drive_to plans round opponents
+  // Turning on the spot to find itself again until then, when lost; not
+  // again before relocalise_again_after_.
+  std::optional<double> relocalise_until_;
+  double relocalise_again_after_ = -1e300;
   int search_direction_ = 0;  // turning while searching for the ball: +1 ccw, -1 cw, 0 not searching
 };
 

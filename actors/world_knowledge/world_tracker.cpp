@@ -299,6 +299,8 @@ bool finite_vec(const msg::Vec2& v) { return std::isfinite(v.x()) && std::isfini
 // One NaN would poison a filter for good; a message carrying one is dropped whole.
 bool finite_percept(const msg::Percept& p) {
   if (!std::isfinite(p.t_capture()) || !finite_pose(p.self_pose())) return false;
+  for (double c : p.self_covariance())
+    if (!std::isfinite(c)) return false;
   for (const auto* list : {&p.balls(), &p.teammates(), &p.opponents()})
     for (const auto& o : *list)
       if (!finite_vec(o.position()) || !std::isfinite(o.orientation()) || !std::isfinite(o.position_sd()))
@@ -340,6 +342,8 @@ void WorldTracker::observe(const msg::Percept& percept) {
   // localises; it is taken as a measurement like a sighting. It is not gated:
   // it is perception's own fused pose, which cannot belong to another robot,
   // and its landmark corrections step by more than a gate would let through.
+  if (dead_reckoned && percept.self_covariance_size() == 9)
+    self_localisation_sd_ = std::sqrt(std::max({0.0, percept.self_covariance(0), percept.self_covariance(4)}));
   if (percept.self_seen() || percept.self_dead_reckoned()) {
     const msg::Pose2& p = percept.self_pose();
     const RobotSighting z{{p.x(), p.y(), wrap_angle(p.theta())}, pose_covariance(params_.robot_position_sd)};
@@ -579,6 +583,7 @@ msg::WorldEstimate WorldTracker::estimate(uint64_t cycle, double t) const {
     RobotEkf ekf = self_->ekf;
     ekf.predict_to(t);
     fill_robot(ekf, self_->t_observed, team_, robot_id_, w.mutable_self());
+    w.set_self_localisation_sd(self_localisation_sd_);
   }
   for (const auto& [id, tr] : teammates_)
     if (const auto ekf = reportable(tr, t)) fill_robot(*ekf, tr.t_observed, team_, id, w.add_teammates());

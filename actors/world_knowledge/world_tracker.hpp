@@ -112,7 +112,8 @@ struct TrackerParams {
 /// Our own pose from a camera (self_seen) is gated like any detection; a
 /// dead-reckoned one (odometry corrected by landmarks) is not: it is
 /// perception's own fused pose, and its corrections step further than a gate
-/// allows.
+/// allows. The localiser's own position uncertainty (Percept.self_covariance)
+/// is passed on as WorldEstimate.self_localisation_sd.
 ///
 /// Measurement noise: PerceivedObject.position_sd when set (onboard cameras,
 /// whose error grows with distance), else ball_measurement_sd /
@@ -216,6 +217,7 @@ class WorldTracker {
   RobotEkfParams robot_ekf_params_;
 
   std::optional<RobotTrack> self_;
+  double self_localisation_sd_ = 0.0;  // m, from the newest dead-reckoned percept's self_covariance
   std::map<uint32_t, RobotTrack> teammates_;
   std::map<uint32_t, RobotTrack> opponents_;
   std::vector<UnclaimedSighting> unclaimed_;

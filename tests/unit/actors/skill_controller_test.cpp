@@ -1043,6 +1043,96 @@ TEST(SkillController, PlacingRobotInsideTheCircleItMustStayOutOfLeavesItWithinTh
   }
 }
 
+TEST(SkillController, PlacingRobotLeavesTheCircleWhereNoTeammateStands) {
+  // MSL drop ball: the robot stands inside the circle it must keep out of,
+  // its place straight out beyond the edge, and a teammate stands still
+  // just outside the edge between them, where the way out is shortest. The
+  // robot leaves by another point, without touching the teammate, in good
+  // time (sent out at the teammate's point, a robot dithered beside it
+  // inside the circle until the referee moved it).
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  const double keep = config.league().rules().restart_distance();
+  const double r = config.league().robot().radius();
+  SkillController skills(msg::BLUE, 2, config.league());
+  msg::PlayerInstruction place;
+  place.set_directive(msg::COACH_PLACE);
+  place.set_role(msg::ROLE_SUPPORTER);
+  place.mutable_placement()->set_x(keep + 1.6);
+  place.mutable_placement()->set_y(0.0);
+  place.mutable_ball_spot()->set_x(0.0);
+  place.mutable_ball_spot()->set_y(0.0);
+  place.set_keep_out_radius(keep);
+  const Eigen::Vector2d teammate(keep + 0.4, 0.0);
+  double x = keep - 0.2, y = 0.0, theta = 0.0, closest = 1e9, left_at = -1.0;
+  for (int k = 0; k < 500; ++k) {
+    msg::WorldEstimate world = blue_at(2, x, y, theta);
+    world.mutable_ball()->set_valid(true);
+    auto* mate = world.add_teammates();
+    mate->set_robot_id(3);
+    mate->mutable_pose()->set_x(teammate.x());
+    mate->mutable_pose()->set_y(teammate.y());
+    const auto c = skills.step(world, place, k, 0.02 * k);
+    theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+    const double nx = x + 0.02 * c.velocity().vx() * std::cos(theta);
+    const double ny = y + 0.02 * c.velocity().vx() * std::sin(theta);
+    if (std::hypot(nx - teammate.x(), ny - teammate.y()) < 2.0 * r) continue;  // blocked by it
+    x = nx;
+    y = ny;
+    closest = std::min(closest, std::hypot(x - teammate.x(), y - teammate.y()));
+    if (left_at < 0.0 && std::hypot(x, y) >= keep) left_at = 0.02 * k;
+  }
+  EXPECT_GT(left_at, 0.0) << "never left the circle";
+  EXPECT_LT(left_at, 2.0) << "left it late";
+  EXPECT_GE(closest, 2.0 * r + 0.01) << "touched the teammate";
+}
+
+TEST(SkillController, LostRobotTurnsOnTheSpotUntilItHasFoundItself) {
+  // MSL: the robot's localiser says it may be 40 cm off. Placing for a
+  // restart, it turns on the spot rather than drive to a place it does not
+  // know where it is from; still so at 20 cm; once under 10 cm it goes. If it
+  // stays lost it gives up after relocalise_seconds, drives for as long, and
+  // turns again.
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  const SkillParams params;
+  SkillController skills(msg::BLUE, 2, config.league(), params);
+  msg::PlayerInstruction place;
+  place.set_directive(msg::COACH_PLACE);
+  place.set_role(msg::ROLE_SUPPORTER);
+  place.mutable_placement()->set_x(-3.0);
+  place.mutable_placement()->set_y(1.0);
+  place.mutable_placement()->set_theta(0.0);
+  auto step = [&](double sd, double t) {
+    msg::WorldEstimate world = blue_at(2, 0.0, 1.0, kPi);  // facing its place 3 m away
+    world.set_self_localisation_sd(sd);
+    return skills.step(world, place, static_cast<uint64_t>(t * 50.0), t);
+  };
+  // Turning at search_omega; its forward speed ramps down to nothing.
+  auto turning_on_the_spot = [&](const msg::MotionCommand& c) {
+    return std::abs(c.velocity().omega() - params.search_omega) < 1e-9;
+  };
+  EXPECT_GT(step(0.02, 0.0).velocity().vx(), 0.0) << "found: drives to its place";
+  EXPECT_TRUE(turning_on_the_spot(step(0.4, 0.02))) << "lost";
+  EXPECT_TRUE(turning_on_the_spot(step(0.2, 0.04))) << "not yet found";
+  EXPECT_FALSE(turning_on_the_spot(step(0.05, 0.06))) << "found again";
+  EXPECT_GT(step(0.05, 0.08).velocity().vx(), 0.0);
+  // Lost for good.
+  double t = 1.0;
+  for (; t < 1.0 + params.relocalise_seconds - 0.01; t += 0.02) {
+    const msg::MotionCommand c = step(0.4, t);
+    ASSERT_TRUE(turning_on_the_spot(c));
+    if (t > 1.5) ASSERT_EQ(c.velocity().vx(), 0.0) << "on the spot";
+  }
+  t += 0.04;
+  for (; t < 1.0 + 2.0 * params.relocalise_seconds; t += 0.02) ASSERT_FALSE(turning_on_the_spot(step(0.4, t)));
+  EXPECT_TRUE(turning_on_the_spot(step(0.4, 1.2 + 2.0 * params.relocalise_seconds))) << "turns again";
+  // With a global camera there is no localiser to be lost.
+  SkillController overhead(msg::BLUE, 2, runtime::default_match_config().league(), params);
+  msg::WorldEstimate world = blue_at(2, 0.0, 0.2, kPi);
+  place.mutable_placement()->set_x(-0.5);
+  place.mutable_placement()->set_y(0.2);
+  EXPECT_FALSE(turning_on_the_spot(overhead.step(world, place, 0, 0.0)));
+}
+
 TEST(SkillController, WithOnboardCamerasTheSafetySearchKeepsMoreRoomFromTeammates) {
   // MSL: the place lies 2 cm short of touching a teammate that stands still,
   // both robots' filters claiming a millimetre. Localised by their own

@@ -956,5 +956,29 @@ TEST(WorldTracker, SelfTrackFollowsTheLocaliserAfterItFindsItselfElsewhere) {
   }
 }
 
+// Perception's localiser, coasting on odometry with no line in view, grows
+// its covariance. The estimate passes its sd on (the worse axis of the
+// newest percept), which is what the skills judge being lost by.
+TEST(WorldTracker, PassesTheSelfLocalisersUncertaintyOn) {
+  const msg::MatchConfig msl = runtime::preset_match_config("msl");
+  WorldTracker tracker(msg::BLUE, 5, msl.league());
+  double t = 0.0;
+  for (int i = 0; i < 100; ++i, t += 0.02) {
+    msg::Percept p = onboard_self(t, 1.0 + 0.01 * i, 2.0, 0.0);
+    const double sd = 0.01 + 0.005 * i;  // 1 cm growing to 50 cm
+    for (double c : {sd * sd, 0.0, 0.0, 0.0, 0.5 * sd * sd, 0.0, 0.0, 0.0, 0.01}) p.add_self_covariance(c);
+    tracker.observe(p);
+  }
+  const msg::WorldEstimate w = tracker.estimate(0, t);
+  EXPECT_NEAR(w.self_localisation_sd(), 0.01 + 0.005 * 99, 1e-9) << "the worse axis of the newest percept";
+  // A global camera's sighting comes without one.
+  WorldTracker overhead(msg::BLUE, 5, msl.league());
+  msg::Percept seen = onboard_self(0.0, 1.0, 2.0, 0.0);
+  seen.set_self_dead_reckoned(false);
+  seen.set_self_seen(true);
+  overhead.observe(seen);
+  EXPECT_EQ(overhead.estimate(0, 0.0).self_localisation_sd(), 0.0);
+}
+
 }  // namespace
 }  // namespace robocaf::actors
