@@ -41,8 +41,11 @@ class CoachLogic {
   /// Kick-off formation: the lowest id keeps goal just in front of its goal
   /// line, with we_kick_off the next lowest stands just behind the ball at the
   /// centre spot, the others fill slots in the own half, outside the centre
-  /// circle. Everyone faces the opponent goal. One placement per robot, in
-  /// ascending id order.
+  /// circle; at the other team's kick-off, where running half the field's
+  /// length at top speed takes more than kLongRunSeconds (MSL), the slot
+  /// behind the circle and the two wing slots beside the halfway line stand
+  /// kDeeperSlots field lengths further back. Everyone faces the opponent
+  /// goal. One placement per robot, in ascending id order.
   std::vector<msg::Placement> kickoff_placements(const std::vector<uint32_t>& robots, bool attack_positive_x,
                                                  bool we_kick_off) const;
 
@@ -84,6 +87,10 @@ class CoachLogic {
 
   /// Centre distance of the restart taker behind the ball, in robot radii.
   static constexpr double kKickerRadii = 2.0;
+  /// How much deeper the slots nearest the centre stand at the other team's
+  /// kick-off, in field lengths.
+  static constexpr double kDeeperSlots = 0.08;
+  static constexpr double kLongRunSeconds = 2.0;
 
   msg::Team team() const { return team_; }
 

@@ -1,5 +1,6 @@
 #include "actors/coach/coach_logic.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -149,7 +150,9 @@ TEST(CoachLogic, KickoffWingSpotsAreNotInTheOtherTeamsWingLanes) {
     auto wings = [&](const CoachLogic& coach, bool attack_positive_x, bool kicking) {
       std::vector<double> ys;
       for (const auto& p : coach.kickoff_placements(robots, attack_positive_x, kicking))
-        if (std::abs(p.pose().x()) < 4.0 * r && std::abs(p.pose().y()) > 4.0 * r) ys.push_back(p.pose().y());
+        if (std::abs(p.pose().x()) < 4.0 * r + CoachLogic::kDeeperSlots * league.field().length() &&
+            std::abs(p.pose().y()) > 4.0 * r)
+          ys.push_back(p.pose().y());
       return ys;
     };
     const auto ours = wings(CoachLogic(msg::BLUE, league), true, true);
@@ -158,6 +161,44 @@ TEST(CoachLogic, KickoffWingSpotsAreNotInTheOtherTeamsWingLanes) {
     ASSERT_EQ(theirs.size(), 2u);
     for (double y : ours)
       for (double q : theirs) EXPECT_GT(std::abs(y - q), 4.0 * r) << "our wing at y " << y << ", theirs at " << q;
+  }
+}
+
+// After our goal, the other team kicks off and our robots run back from the
+// far half, in MSL a run of seconds. Every spot then lies well behind the
+// halfway line, and the one straight behind the centre circle well behind
+// it, so a robot crosses both at speed rather than braking for a spot just
+// beyond them; at our own kick-off the wings stand beside the line. In
+// MiroSot and SSL the run takes a second at most, and the wings stand beside
+// the line at either kick-off.
+TEST(CoachLogic, AtTheirKickoffOurSpotsLieWellBehindTheHalfwayLineAndTheCircle) {
+  for (const msg::LeaguePreset& league : {mirosot(), ssl(), runtime::preset_match_config("msl").league()}) {
+    SCOPED_TRACE(league.name());
+    const double L = league.field().length(), r = league.robot().radius();
+    const bool long_run = league.name() == "msl";
+    const double well = long_run ? CoachLogic::kDeeperSlots * L : 0.0;
+    std::vector<uint32_t> robots;
+    for (uint32_t id = 1; id <= league.team_size(); ++id) robots.push_back(id);
+    for (bool attack_positive_x : {true, false}) {
+      const CoachLogic coach(msg::BLUE, league);
+      double nearest_line = 1e9;
+      for (const auto& p : coach.kickoff_placements(robots, attack_positive_x, false)) {
+        const double behind = attack_positive_x ? -p.pose().x() : p.pose().x();
+        EXPECT_GE(behind, r + well) << "robot " << p.robot_id();
+        if (std::abs(p.pose().y()) < r)  // straight behind the circle
+          EXPECT_GE(behind, league.field().center_circle_radius() + r + well) << "robot " << p.robot_id();
+      }
+      for (const auto& p : coach.kickoff_placements(robots, attack_positive_x, true))
+        if (p.robot_id() != 2)  // the kicker, at the ball
+          nearest_line = std::min(nearest_line, attack_positive_x ? -p.pose().x() : p.pose().x());
+      EXPECT_LT(nearest_line, r + CoachLogic::kDeeperSlots * L) << "at our kick-off the wings stand beside the line";
+      if (!long_run) {
+        double nearest_at_theirs = 1e9;
+        for (const auto& p : coach.kickoff_placements(robots, attack_positive_x, false))
+          nearest_at_theirs = std::min(nearest_at_theirs, attack_positive_x ? -p.pose().x() : p.pose().x());
+        EXPECT_LT(nearest_at_theirs, r + CoachLogic::kDeeperSlots * L) << "and at theirs";
+      }
+    }
   }
 }
 
