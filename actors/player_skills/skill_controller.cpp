@@ -395,12 +395,17 @@ void SkillController::detour_around_circle(const Pose& self, const V& c, double 
   const double alpha = d > R ? std::acos(std::clamp(R / d, -1.0, 1.0)) : 0.0;
   V best = c + u * R;
   V along = V(-u.y(), u.x());
+  // The tangent point further towards the side the way passes: from just
+  // outside the edge both lie on that side, and the first of them sent a
+  // robot round the long way and back in across the edge.
+  double most = -std::numeric_limits<double>::infinity();
   for (double turn : {alpha, -alpha}) {
     const V radial = Eigen::Rotation2Dd(turn) * u;
-    if (radial.dot(pass->side) <= 0.0 && alpha > 0.0) continue;
+    if (alpha > 0.0 && !(radial.dot(pass->side) > most)) continue;
+    most = radial.dot(pass->side);
     best = c + radial * R;
     along = V(-radial.y(), radial.x());
-    break;
+    if (!(alpha > 0.0)) break;
   }
   if (along.dot(alpha > 0.0 ? V(best - p) : V(T - p)) < 0.0) along = -along;
   V w = best + along * std::max(1.0, 0.5 * R);

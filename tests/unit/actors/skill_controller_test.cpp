@@ -989,6 +989,43 @@ TEST(SkillController, PlacingRobotGoesRoundTheCircleItMustStayOutOf) {
   }
 }
 
+TEST(SkillController, PlacingRobotJustOutsideTheCircleGoesRoundItTheShortWay) {
+  // MSL, the other team's kick-off started: a robot stands just outside the
+  // centre circle's keep-out edge, its place a sixth of the way round. Both
+  // tangent points lie on the side its straight way passes; it goes round
+  // by the nearer way and never enters the circle (by the first tangent
+  // point it went round the long way and cut back in).
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  const double r = config.league().robot().radius();
+  const double keep = config.league().field().center_circle_radius() + r;
+  for (double side : {1.0, -1.0}) {
+    SCOPED_TRACE(side > 0 ? "place clockwise" : "place anticlockwise");
+    SkillController skills(msg::BLUE, 3, config.league());
+    msg::PlayerInstruction place;
+    place.set_directive(msg::COACH_PLACE);
+    place.set_role(msg::ROLE_SUPPORTER);
+    place.mutable_placement()->set_x(keep + 0.3);
+    place.mutable_placement()->set_y(0.0);
+    place.mutable_ball_spot();  // the centre spot
+    place.set_keep_out_radius(keep);
+    const double a = side * 0.95, d = keep + 0.5 * r + 0.05;
+    double x = d * std::cos(a), y = d * std::sin(a), theta = a + kPi / 2, furthest = 0.0, closest = 1e9;
+    for (int k = 0; k < 400; ++k) {
+      msg::WorldEstimate world = blue_at(3, x, y, theta);
+      world.mutable_ball()->set_valid(true);
+      const auto c = skills.step(world, place, k, 0.02 * k);
+      theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+      x += 0.02 * c.velocity().vx() * std::cos(theta);
+      y += 0.02 * c.velocity().vx() * std::sin(theta);
+      closest = std::min(closest, std::hypot(x, y));
+      furthest = std::max(furthest, side * std::atan2(y, x));
+    }
+    EXPECT_GE(closest, keep) << "entered the circle";
+    EXPECT_LT(furthest, 0.95 + 0.1) << "went round the long way";
+    EXPECT_LT(std::hypot(x - keep - 0.3, y), 0.05) << "reached its place";
+  }
+}
+
 TEST(SkillController, PlacingRobotInsideTheCircleItMustStayOutOfLeavesItWithinTheLines) {
   // MSL, the other team's free kick for our robot's push: the robot stands
   // inside the circle it must keep out of, its place on the far side. It
