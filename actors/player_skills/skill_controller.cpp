@@ -401,11 +401,10 @@ void SkillController::detour_around_circle(const Pose& self, const V& c, double 
   double most = -std::numeric_limits<double>::infinity();
   for (double turn : {alpha, -alpha}) {
     const V radial = Eigen::Rotation2Dd(turn) * u;
-    if (alpha > 0.0 && !(radial.dot(pass->side) > most)) continue;
+    if (!(radial.dot(pass->side) > most)) continue;
     most = radial.dot(pass->side);
     best = c + radial * R;
     along = V(-radial.y(), radial.x());
-    if (!(alpha > 0.0)) break;
   }
   if (along.dot(alpha > 0.0 ? V(best - p) : V(T - p)) < 0.0) along = -along;
   V w = best + along * std::max(1.0, 0.5 * R);

@@ -216,6 +216,20 @@ msg::PlayerInstruction play(msg::Role role, bool attack_positive_x) {
   return i;
 }
 
+// A supporter placing for a restart at (x, y), keeping keep_out (0: no
+// distance) from the ball's spot at (spot_x, 0).
+msg::PlayerInstruction placing_away_from_spot(double x, double y, double spot_x, double keep_out) {
+  msg::PlayerInstruction i;
+  i.set_directive(msg::COACH_PLACE);
+  i.set_role(msg::ROLE_SUPPORTER);
+  i.mutable_placement()->set_x(x);
+  i.mutable_placement()->set_y(y);
+  i.mutable_ball_spot()->set_x(spot_x);
+  i.mutable_ball_spot()->set_y(0.0);
+  i.set_keep_out_radius(keep_out);
+  return i;
+}
+
 struct AttackCase {
   const char* name;
   double x, y, theta, bx, by;
@@ -961,14 +975,7 @@ TEST(SkillController, PlacingRobotGoesRoundTheCircleItMustStayOutOf) {
   for (bool told : {true, false}) {
     SCOPED_TRACE(told ? "told the distance" : "not told");
     SkillController skills(msg::BLUE, 2, config.league());
-    msg::PlayerInstruction place;
-    place.set_directive(msg::COACH_PLACE);
-    place.set_role(msg::ROLE_SUPPORTER);
-    place.mutable_placement()->set_x(4.0);
-    place.mutable_placement()->set_y(0.5);
-    place.mutable_ball_spot()->set_x(0.0);
-    place.mutable_ball_spot()->set_y(0.0);
-    if (told) place.set_keep_out_radius(keep);
+    const msg::PlayerInstruction place = placing_away_from_spot(4.0, 0.5, 0.0, told ? keep : 0.0);
     double x = -3.5, y = 0.3, theta = 0.0, closest = 1e9;
     for (int k = 0; k < 600; ++k) {
       msg::WorldEstimate world = blue_at(2, x, y, theta);
@@ -1001,13 +1008,7 @@ TEST(SkillController, PlacingRobotJustOutsideTheCircleGoesRoundItTheShortWay) {
   for (double side : {1.0, -1.0}) {
     SCOPED_TRACE(side > 0 ? "place clockwise" : "place anticlockwise");
     SkillController skills(msg::BLUE, 3, config.league());
-    msg::PlayerInstruction place;
-    place.set_directive(msg::COACH_PLACE);
-    place.set_role(msg::ROLE_SUPPORTER);
-    place.mutable_placement()->set_x(keep + 0.3);
-    place.mutable_placement()->set_y(0.0);
-    place.mutable_ball_spot();  // the centre spot
-    place.set_keep_out_radius(keep);
+    const msg::PlayerInstruction place = placing_away_from_spot(keep + 0.3, 0.0, 0.0, keep);
     const double a = side * 0.95, d = keep + 0.5 * r + 0.05;
     double x = d * std::cos(a), y = d * std::sin(a), theta = a + kPi / 2, furthest = 0.0, closest = 1e9;
     for (int k = 0; k < 400; ++k) {
@@ -1046,14 +1047,7 @@ TEST(SkillController, PlacingRobotInsideTheCircleItMustStayOutOfLeavesItWithinTh
                              Scene{"near the end line", 7.0, 8.2, 0.3, 3.5}}) {
     SCOPED_TRACE(scene.name);
     SkillController skills(msg::BLUE, 2, config.league());
-    msg::PlayerInstruction place;
-    place.set_directive(msg::COACH_PLACE);
-    place.set_role(msg::ROLE_SUPPORTER);
-    place.mutable_placement()->set_x(scene.place_x);
-    place.mutable_placement()->set_y(-0.2);
-    place.mutable_ball_spot()->set_x(scene.spot_x);
-    place.mutable_ball_spot()->set_y(0.0);
-    place.set_keep_out_radius(keep);
+    const msg::PlayerInstruction place = placing_away_from_spot(scene.place_x, -0.2, scene.spot_x, keep);
     double x = scene.x, y = scene.y, theta = kPi, closest = 1e9, furthest_x = -1e9;
     bool out = false;
     for (int k = 0; k < 1500; ++k) {
@@ -1091,14 +1085,7 @@ TEST(SkillController, PlacingRobotLeavesTheCircleWhereNoTeammateStands) {
   const double keep = config.league().rules().restart_distance();
   const double r = config.league().robot().radius();
   SkillController skills(msg::BLUE, 2, config.league());
-  msg::PlayerInstruction place;
-  place.set_directive(msg::COACH_PLACE);
-  place.set_role(msg::ROLE_SUPPORTER);
-  place.mutable_placement()->set_x(keep + 1.6);
-  place.mutable_placement()->set_y(0.0);
-  place.mutable_ball_spot()->set_x(0.0);
-  place.mutable_ball_spot()->set_y(0.0);
-  place.set_keep_out_radius(keep);
+  const msg::PlayerInstruction place = placing_away_from_spot(keep + 1.6, 0.0, 0.0, keep);
   const Eigen::Vector2d teammate(keep + 0.4, 0.0);
   double x = keep - 0.2, y = 0.0, theta = 0.0, closest = 1e9, left_at = -1.0;
   for (int k = 0; k < 500; ++k) {
@@ -1157,7 +1144,9 @@ TEST(SkillController, LostRobotTurnsOnTheSpotUntilItHasFoundItself) {
   for (; t < 1.0 + params.relocalise_seconds - 0.01; t += 0.02) {
     const msg::MotionCommand c = step(0.4, t);
     ASSERT_TRUE(turning_on_the_spot(c));
-    if (t > 1.5) ASSERT_EQ(c.velocity().vx(), 0.0) << "on the spot";
+    if (t > 1.5) {
+      ASSERT_EQ(c.velocity().vx(), 0.0) << "on the spot";
+    }
   }
   t += 0.04;
   for (; t < 1.0 + 2.0 * params.relocalise_seconds; t += 0.02) ASSERT_FALSE(turning_on_the_spot(step(0.4, t)));
