@@ -303,6 +303,22 @@ void SkillController::give_way_to_teammates(const Pose& self, double& tx, double
     waypoint = m + pass->side * 1.3 * keep;
   }
   if (waypoint) T = *waypoint;
+  // Already nearer a teammate than the berth, the safety search lets the
+  // two only part: a way that closes in on it holds the robot where it
+  // stands. It slides round the teammate instead, edging away. (MSL: a
+  // keeper backing to its line with its attacker half a metre behind it
+  // stood still, and the two crept into each other for 20 s.)
+  for (const V& m : teammates_) {
+    const V to_mate = m - p;
+    const double dist = to_mate.norm();
+    if (dist >= keep || dist < 1e-9) continue;
+    const V u = to_mate / dist;
+    const V way = T - p;
+    if (way.dot(u) <= 0.0) continue;
+    V slide = way - way.dot(u) * u;
+    if (slide.norm() < 1e-9) slide = V(-u.y(), u.x());
+    T = p + slide.normalized() * keep - u * (keep - dist + 0.05);
+  }
   if ((T - V(tx, ty)).norm() < 1e-12) return;
   // A moved target stays on the field, unless the original was off it (a
   // restart taker behind a ball on the touch line stands outside).

@@ -775,6 +775,41 @@ TEST(SkillController, RobotsWithoutTheBallGoRoundTeammates) {
   EXPECT_GT(x, 0.2) << "got past the teammate on the way";
 }
 
+TEST(SkillController, KeeperGoesRoundATeammateStandingCloseInItsWayBack) {
+  // MSL seed 15: the keeper had pushed a ball out of its area and was
+  // backing to its line, its attacker half a metre behind it, waiting for
+  // the ball. Already nearer than the berth robots give each other, the
+  // attacker was not avoided, the safety search held the keeper, and the two
+  // crept into each other for 20 s (11 contacts).
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  const auto& f = config.league().field();
+  const double r = config.league().robot().radius();
+  SkillController skills(msg::BLUE, 1, config.league());
+  const double mate_x = -7.82, mate_y = -1.52;
+  double x = -7.69, y = -2.02, theta = -0.8, v = 0.0, closest = 1e9;
+  for (int k = 0; k < 8 * 50; ++k) {
+    msg::WorldEstimate world = blue_1_at(x, y, theta);
+    world.mutable_self()->mutable_velocity()->set_x(v * std::cos(theta));
+    world.mutable_self()->mutable_velocity()->set_y(v * std::sin(theta));
+    auto* mate = world.add_teammates();
+    mate->set_robot_id(5);
+    mate->mutable_pose()->set_x(mate_x);
+    mate->mutable_pose()->set_y(mate_y);
+    world.mutable_ball()->set_valid(true);
+    world.mutable_ball()->mutable_position()->set_x(-7.24);
+    world.mutable_ball()->mutable_position()->set_y(-2.17);
+    const auto c = skills.step(world, play(msg::ROLE_KEEPER, true), k, 0.02 * k);
+    v = c.velocity().vx();
+    theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+    x += 0.02 * v * std::cos(theta);
+    y += 0.02 * v * std::sin(theta);
+    closest = std::min(closest, std::hypot(x - mate_x, y - mate_y));
+  }
+  EXPECT_GT(closest, 2.0 * r) << "touched its teammate";
+  EXPECT_LT(x, -0.5 * f.length() + 0.5) << "reached its line; stopped at (" << x << ", " << y << ")";
+  EXPECT_LT(std::abs(y), 0.5 * f.goal_width());
+}
+
 // Yellow robots standing at `at`, ids from 1.
 void add_opponents(msg::WorldEstimate& world, const std::vector<std::pair<double, double>>& at) {
   uint32_t id = 1;
