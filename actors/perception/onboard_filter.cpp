@@ -12,7 +12,8 @@ OnboardFilter::OnboardFilter(msg::Team team, uint32_t robot_id, const msg::Leagu
     : team_(team),
       robot_id_(robot_id),
       noise_per_metre_(noise_per_metre),
-      blocking_distance_(2.0 * league.robot().radius() + 2.0 * league.ball().radius() + 0.05),
+      robot_radius_(league.robot().radius()),
+      ball_radius_(league.ball().radius()),
       localiser_(std::in_place, league.field(), noise_per_metre) {}
 
 void OnboardFilter::on_odometry(const msg::Odometry& odometry) {
@@ -35,13 +36,25 @@ msg::Percept OnboardFilter::to_percept(const msg::OnboardFrame& frame) {
   p.set_robot_id(robot_id_);
   if (frame.team() != team_ || frame.robot_id() != robot_id_) return p;
   if (localiser_ && localiser_->started()) {
-    // A robot seen this close ahead blocks the way as a bumper contact does
-    // (a ball held in the mouth and jammed against it touches neither bumper).
+    // A robot seen touching ours, or with a ball jammed between the two
+    // (which touches neither bumper), blocks the way as a bumper contact
+    // does. Only then: one seen a hand's width away is no obstacle, and
+    // taking it for one froze the self pose while the robot drove into it
+    // (MSL: an attacker believed itself 0.3 m short of its teammate, and
+    // struck it at 0.8 m/s).
+    const double touching = 2.0 * robot_radius_ + kContactSlack;
+    const double ball_touching = robot_radius_ + ball_radius_ + kContactSlack;
     std::vector<Eigen::Vector2d> blocked;
     for (const auto& robot : frame.robots()) {
       const Eigen::Vector2d at(robot.position().x(), robot.position().y());
       const double d = at.norm();
-      if (d > 0.0 && d < blocking_distance_) blocked.push_back(at / d);
+      if (!(d > 0.0) || !std::isfinite(d)) continue;
+      bool jammed = d < touching;
+      for (const auto& ball : frame.balls()) {
+        const Eigen::Vector2d b(ball.position().x(), ball.position().y());
+        jammed = jammed || (b.norm() < ball_touching && (at - b).norm() < ball_touching);
+      }
+      if (jammed) blocked.push_back(at / d);
     }
     localiser_->set_seen_contacts(std::move(blocked));
     localiser_->update(frame);

@@ -42,7 +42,11 @@ class OnboardFilter {
   msg::Team team_;
   uint32_t robot_id_;
   double noise_per_metre_ = 0.0;
-  double blocking_distance_ = 0.0;  // robots seen closer block odometry's motion towards them
+  // m a camera's robot or ball may sit beyond touching and still count as a
+  // contact: its range error at half a metre, and a bumper's reach.
+  static constexpr double kContactSlack = 0.05;
+  double robot_radius_ = 0.0;
+  double ball_radius_ = 0.0;
   std::optional<msg::Pose2> odometry_pose_;
   std::optional<SelfLocaliser> localiser_;
 };

@@ -1,6 +1,7 @@
 #include "actors/perception/landmark_localiser.hpp"
 
 #include <cmath>
+#include <optional>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -172,14 +173,29 @@ TEST(OnboardFilter, BumperContactAheadStopsTheSelfPose) {
   EXPECT_NEAR(filter.to_percept(blind).self_pose().x(), 1.5, 1e-9);
 }
 
-// A robot the camera sees close ahead (a ball jammed between the two touches
-// neither bumper) blocks odometry's motion towards it as a bumper contact does;
-// one farther away does not.
-TEST(OnboardFilter, RobotSeenCloseAheadBlocksOdometryMotionTowardsIt) {
+// A robot the camera sees touching ours, or with a ball jammed between the
+// two (which touches neither bumper), blocks odometry's motion towards it as
+// a bumper contact does. One a hand's width away does not: the robot drives
+// on towards it (MSL: taking it for a contact froze the self pose, and the
+// robot struck its teammate at 0.8 m/s believing it 0.3 m away).
+TEST(OnboardFilter, OnlyARobotSeenTouchingOrJammedAgainstTheBallBlocksOdometry) {
   const auto league = msl();
-  const double blocked_at = 2.0 * league.robot().radius() + 2.0 * league.ball().radius();  // 0.72 m
-  for (double distance : {blocked_at, 2.0}) {
-    SCOPED_TRACE(distance);
+  const double r = league.robot().radius(), rb = league.ball().radius();
+  struct Case {
+    const char* name;
+    double robot_at;
+    std::optional<double> ball_at;
+    bool blocks;
+  };
+  const Case cases[] = {
+      {"touching", 2.0 * r + 0.01, std::nullopt, true},
+      {"ball jammed between", 2.0 * r + 2.0 * rb, r + rb, true},
+      {"a hand's width away", 2.0 * r + 0.15, std::nullopt, false},
+      {"ball in the mouth, robot farther", 2.0 * r + 2.0 * rb + 0.3, r + rb, false},
+      {"far", 2.0, std::nullopt, false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
     OnboardFilter filter(msg::BLUE, 1, league, 0.0);
     msg::Odometry odometry;
     odometry.mutable_pose()->set_x(1.0);
@@ -189,12 +205,13 @@ TEST(OnboardFilter, RobotSeenCloseAheadBlocksOdometryMotionTowardsIt) {
     frame.set_robot_id(1);
     auto* seen = frame.add_robots();
     seen->set_team(msg::YELLOW);
-    seen->mutable_position()->set_x(distance);
+    seen->mutable_position()->set_x(c.robot_at);
+    if (c.ball_at) frame.add_balls()->mutable_position()->set_x(*c.ball_at);
     filter.to_percept(frame);
-    odometry.mutable_pose()->set_x(1.5);
+    odometry.mutable_pose()->set_x(1.1);
     filter.on_odometry(odometry);
     const double x = filter.to_percept(frame).self_pose().x();
-    EXPECT_NEAR(x, distance < 1.0 ? 1.0 : 1.5, 1e-9);
+    EXPECT_NEAR(x, c.blocks ? 1.0 : 1.1, 1e-9);
   }
 }
 
