@@ -407,6 +407,31 @@ TEST(WorldTracker, StaleRobotTrackTakesOnlyFresherTeammateNews) {
   EXPECT_DOUBLE_EQ(w.opponents(0).t_observed(), 1.45);
 }
 
+TEST(WorldTracker, TeammateKnownOnlyFromItsSharesFollowsEachFresherShare) {
+  // Shares come every 0.1 s. A track only they keep up (our camera never
+  // saw blue 2) takes each one, though the last is younger than
+  // robot_stale_after: coasting on between them, it stood 0.16 m off a
+  // teammate that turned (MSL), and the safety search let two robots meet.
+  WorldTracker tracker(msg::BLUE, 1, mirosot());
+  ASSERT_GT(tracker.params().robot_stale_after, 0.1);
+  msg::WorldEstimate first = teammate_estimate(1.0, 0.0, 0.0, 1.0, 0.01);
+  first.mutable_self()->mutable_velocity()->set_x(1.0);  // driving along +x at 1 m/s
+  tracker.fuse(first);
+  // It turned: a tenth of a second later it is at (-0.55, 0.2), not (-0.5, 0.1).
+  msg::WorldEstimate second = teammate_estimate(1.1, 0.0, 0.0, 1.1, 0.01);
+  second.mutable_self()->mutable_pose()->set_x(-0.55);
+  second.mutable_self()->mutable_pose()->set_y(0.2);
+  tracker.fuse(second);
+  const msg::WorldEstimate w = tracker.estimate(0, 1.1);
+  ASSERT_EQ(w.teammates_size(), 1);
+  EXPECT_NEAR(w.teammates(0).pose().x(), -0.55, 1e-6);
+  EXPECT_NEAR(w.teammates(0).pose().y(), 0.2, 1e-6);
+  EXPECT_DOUBLE_EQ(w.teammates(0).t_observed(), 1.1);
+  // An older report (echoed back through another teammate) changes nothing.
+  tracker.fuse(teammate_estimate(1.1, 0.0, 0.0, 1.05, 0.01));
+  EXPECT_NEAR(tracker.estimate(0, 1.1).teammates(0).pose().y(), 0.2, 1e-6);
+}
+
 TEST(WorldTracker, RobotsTrackedById) {
   WorldTracker tracker(msg::BLUE, 1, mirosot());
   DetectionFilter filter(msg::BLUE, 1);
