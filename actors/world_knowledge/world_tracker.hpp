@@ -133,8 +133,10 @@ class WorldTracker {
 
   /// Uses a teammate's shared estimate: its ball replaces ours when ours is
   /// stale (or absent) and theirs is fresher, or is fused by covariance
-  /// intersection when ours is much less certain; its robots replace stale or
-  /// missing tracks of ours. Estimates from other teams or from ourselves are ignored.
+  /// intersection when ours is much less certain; its robots, when fresher
+  /// than ours, replace missing tracks, stale ones, and ones our own camera
+  /// has not seen for robot_stale_after (kept up by shares alone). Estimates
+  /// from other teams or from ourselves are ignored.
   void fuse(const msg::WorldEstimate& from_teammate);
 
   /// The picture predicted to time t. `self` is absent until we have seen
