@@ -439,9 +439,10 @@ Eigen::Matrix4d ball_covariance(const msg::BallEstimate& b) {
 
 }  // namespace
 
-bool WorldTracker::should_adopt(const RobotTrack* ours, const msg::RobotEstimate& e, double t_now) const {
-  // Only fresher news replaces a stale track: this also stops our own old
-  // information from echoing back to us through a teammate.
+bool WorldTracker::should_adopt_self(const RobotTrack* ours, const msg::RobotEstimate& e, double t_now) const {
+  // Our own track, from a teammate's view of us: only fresher news replaces
+  // it, and only once stale (this also stops our own old information from
+  // echoing back to us through a teammate).
   if (!ours) return true;
   return t_now - ours->t_observed > params_.robot_stale_after && e.t_observed() > ours->t_observed;
 }
@@ -465,15 +466,17 @@ void WorldTracker::adopt_robot(std::map<uint32_t, RobotTrack>& tracks, const msg
                                double t_now) {
   if (e.robot_id() == 0) return;  // no id: nothing to key it by
   auto it = tracks.find(e.robot_id());
-  const RobotTrack* ours = it == tracks.end() ? nullptr : &it->second;
-  // A track only teammates' reports keep up (our camera has not seen the
-  // robot lately) takes each fresher report: waiting for it to go stale let
-  // it coast for 0.3 s between shares, and a teammate turning at 1 m/s was
-  // then 0.16 m off where the safety search believed it (MSL: a defender
-  // struck its supporter).
-  const bool reported_only = ours && t_now - ours->t_sighted > params_.robot_stale_after &&
-                             e.t_observed() > ours->t_observed;
-  if (reported_only || should_adopt(ours, e, t_now)) tracks.insert_or_assign(e.robot_id(), track_from(e, t));
+  // Only fresher news replaces a track (so our own old information does not
+  // echo back to us through a teammate), and not one our own camera keeps
+  // up. A track only teammates' reports keep up takes each fresher one:
+  // waiting for it to go stale let it coast for 0.3 s between shares, and a
+  // teammate turning at 1 m/s was then 0.16 m off where the safety search
+  // believed it (MSL: a defender struck its supporter). A track stale by
+  // t_observed is stale by t_sighted too (never later), so it is replaced
+  // as before.
+  const bool adopt = it == tracks.end() || (e.t_observed() > it->second.t_observed &&
+                                            t_now - it->second.t_sighted > params_.robot_stale_after);
+  if (adopt) tracks.insert_or_assign(e.robot_id(), track_from(e, t));
 }
 
 void WorldTracker::fuse(const msg::WorldEstimate& from) {
@@ -532,7 +535,7 @@ void WorldTracker::fuse(const msg::WorldEstimate& from) {
   for (const auto& e : from.teammates()) {
     if (e.robot_id() != robot_id_) {
       adopt_robot(teammates_, e, tb, t_now);
-    } else if (should_adopt(self_ ? &*self_ : nullptr, e, t_now)) {
+    } else if (should_adopt_self(self_ ? &*self_ : nullptr, e, t_now)) {
       // Their view of us helps only when we have lost ourselves.
       self_ = track_from(e, tb);
     }

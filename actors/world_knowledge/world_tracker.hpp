@@ -203,7 +203,7 @@ class WorldTracker {
   std::optional<RobotEkf> reportable(const RobotTrack& track, double t) const;
   void observe_ball(const std::vector<BallSighting>& balls, double t);
   void predict_ball(BallTrack& ball, double t) const;
-  bool should_adopt(const RobotTrack* ours, const msg::RobotEstimate& e, double t_now) const;
+  bool should_adopt_self(const RobotTrack* ours, const msg::RobotEstimate& e, double t_now) const;
   RobotTrack track_from(const msg::RobotEstimate& e, double t) const;
   void adopt_robot(std::map<uint32_t, RobotTrack>& tracks, const msg::RobotEstimate& e, double t, double t_now);
   void fill_robot(const RobotEkf& predicted, double t_observed, msg::Team team, uint32_t id,
