@@ -3,60 +3,131 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 namespace robocaf::actors {
+
+namespace {
+
+// Cost of a hand-out: the longest run first (the last robot to arrive
+// decides whether the team stands legally at the deadline), then the total.
+struct Cost {
+  double longest = 0.0, total = 0.0;
+};
+
+// Longest runs within kLongestTie (m) count as equal, so rounding does not
+// decide and the total breaks the tie.
+constexpr double kLongestTie = 1e-6;
+
+bool better(const Cost& a, const Cost& b) {
+  if (a.longest < b.longest - kLongestTie) return true;
+  if (a.longest > b.longest + kLongestTie) return false;
+  return a.total < b.total - 1e-9;
+}
+
+struct Sharing {
+  std::vector<size_t> movers;  // indices into the placements
+  std::vector<size_t> order;   // order[k]: the spot (index into movers) movers[k] takes
+  Cost cost;
+};
+
+// The movers (all but fixed_id), or nothing where sharing is left alone:
+// fewer than two, more than eight, or one without a pose.
+std::optional<std::vector<size_t>> movers_of(const std::vector<msg::Placement>& placements,
+                                             const std::map<uint32_t, msg::Pose2>& poses, uint32_t fixed_id) {
+  std::vector<size_t> movers;
+  for (size_t i = 0; i < placements.size(); ++i)
+    if (placements[i].robot_id() != fixed_id) movers.push_back(i);
+  if (movers.size() < 2 || movers.size() > 8) return std::nullopt;
+  for (size_t i : movers) {
+    const auto pose = poses.find(placements[i].robot_id());
+    if (pose == poses.end() || !std::isfinite(pose->second.x()) || !std::isfinite(pose->second.y()))
+      return std::nullopt;
+  }
+  return movers;
+}
+
+Cost cost_of(const std::vector<msg::Placement>& placements, const std::map<uint32_t, msg::Pose2>& poses,
+             const std::vector<size_t>& movers, const std::vector<size_t>& order) {
+  Cost c;
+  for (size_t k = 0; k < movers.size(); ++k) {
+    const msg::Pose2& from = poses.at(placements[movers[k]].robot_id());
+    const msg::Pose2& to = placements[movers[order[k]]].pose();
+    const double d = std::hypot(from.x() - to.x(), from.y() - to.y());
+    c.longest = std::max(c.longest, d);
+    c.total += d;
+  }
+  return c;
+}
+
+Sharing best_sharing(const std::vector<msg::Placement>& placements, const std::map<uint32_t, msg::Pose2>& poses,
+                     std::vector<size_t> movers) {
+  std::vector<size_t> order(movers.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  Sharing best{movers, order, cost_of(placements, poses, movers, order)};
+  while (std::next_permutation(order.begin(), order.end())) {
+    const Cost cost = cost_of(placements, poses, movers, order);
+    if (better(cost, best.cost)) {
+      best.cost = cost;
+      best.order = order;
+    }
+  }
+  return best;
+}
+
+std::vector<msg::Placement> handed_out(const std::vector<msg::Placement>& placements, const Sharing& sharing) {
+  std::vector<msg::Placement> out = placements;
+  for (size_t k = 0; k < sharing.movers.size(); ++k)
+    *out[sharing.movers[k]].mutable_pose() = placements[sharing.movers[sharing.order[k]]].pose();
+  return out;
+}
+
+}  // namespace
 
 std::vector<msg::Placement> share_placements_by_distance(const std::vector<msg::Placement>& placements,
                                                          const std::map<uint32_t, msg::Pose2>& poses,
                                                          uint32_t fixed_id) {
-  std::vector<size_t> movers;  // indices into placements
-  for (size_t i = 0; i < placements.size(); ++i)
-    if (placements[i].robot_id() != fixed_id) movers.push_back(i);
-  if (movers.size() < 2 || movers.size() > 8) return placements;
-  for (size_t i : movers) {
-    const auto pose = poses.find(placements[i].robot_id());
-    if (pose == poses.end() || !std::isfinite(pose->second.x()) || !std::isfinite(pose->second.y()))
-      return placements;
+  const auto movers = movers_of(placements, poses, fixed_id);
+  if (!movers) return placements;
+  return handed_out(placements, best_sharing(placements, poses, *movers));
+}
+
+std::vector<msg::Placement> PlacementSharer::share(const std::vector<msg::Placement>& placements,
+                                                   const std::map<uint32_t, msg::Pose2>& poses, uint32_t fixed_id) {
+  const auto movers = movers_of(placements, poses, fixed_id);
+  if (!movers) {
+    forget();
+    return placements;
   }
-  // order[k]: the spot (index into movers) robot movers[k] takes.
-  std::vector<size_t> order(movers.size());
-  std::iota(order.begin(), order.end(), size_t{0});
-  // Cost of a hand-out: the longest run first (the last robot to arrive
-  // decides whether the team stands legally at the deadline), then the total.
-  struct Cost {
-    double longest = 0.0, total = 0.0;
-  };
-  auto cost_of = [&](const std::vector<size_t>& o) {
-    Cost c;
-    for (size_t k = 0; k < movers.size(); ++k) {
-      const msg::Pose2& from = poses.at(placements[movers[k]].robot_id());
-      const msg::Pose2& to = placements[movers[o[k]]].pose();
-      const double d = std::hypot(from.x() - to.x(), from.y() - to.y());
-      c.longest = std::max(c.longest, d);
-      c.total += d;
-    }
-    return c;
-  };
-  // Longest runs within kLongestTie (m) count as equal, so rounding does not
-  // decide and the total breaks the tie.
-  constexpr double kLongestTie = 1e-6;
-  auto better = [&](const Cost& a, const Cost& b) {
-    if (a.longest < b.longest - kLongestTie) return true;
-    if (a.longest > b.longest + kLongestTie) return false;
-    return a.total < b.total - 1e-9;
-  };
-  std::vector<size_t> best = order;
-  Cost least = cost_of(order);
-  while (std::next_permutation(order.begin(), order.end())) {
-    const Cost cost = cost_of(order);
-    if (better(cost, least)) {
-      least = cost;
-      best = order;
+  Sharing chosen = best_sharing(placements, poses, *movers);
+  // The last hand-out, if it still fits: every mover handed a spot the
+  // coach gives out this cycle too, no spot twice.
+  std::vector<size_t> last(movers->size());
+  std::vector<bool> given(movers->size(), false);
+  bool fits = true;
+  for (size_t k = 0; k < movers->size() && fits; ++k) {
+    const auto it = spot_of_.find(placements[(*movers)[k]].robot_id());
+    fits = false;
+    if (it == spot_of_.end()) break;
+    for (size_t j = 0; j < movers->size(); ++j) {
+      if (placements[(*movers)[j]].robot_id() != it->second || given[j]) continue;
+      last[k] = j;
+      given[j] = true;
+      fits = true;
+      break;
     }
   }
-  std::vector<msg::Placement> out = placements;
-  for (size_t k = 0; k < movers.size(); ++k) *out[movers[k]].mutable_pose() = placements[movers[best[k]]].pose();
-  return out;
+  if (fits) {
+    const Cost kept = cost_of(placements, poses, *movers, last);
+    if (!(chosen.cost.longest < kept.longest - keep_margin_)) {
+      chosen.order = last;
+      chosen.cost = kept;
+    }
+  }
+  spot_of_.clear();
+  for (size_t k = 0; k < movers->size(); ++k)
+    spot_of_[placements[(*movers)[k]].robot_id()] = placements[(*movers)[chosen.order[k]]].robot_id();
+  return handed_out(placements, chosen);
 }
 
 }  // namespace robocaf::actors

@@ -29,4 +29,28 @@ std::vector<msg::Placement> share_placements_by_distance(const std::vector<msg::
                                                          const std::map<uint32_t, msg::Pose2>& poses,
                                                          uint32_t fixed_id);
 
+/// share_placements_by_distance() cycle after cycle, for one placement
+/// phase: a robot keeps the spot it was handed until another hand-out would
+/// make the longest run shorter by more than `keep_margin` (m). Shared
+/// afresh every cycle, the hand-out swung to and fro as robots turned and
+/// ran, and each swing turned robots round: MSL, two robots handed three
+/// different spots in 2 s and dithering 8 m from where they had to be at
+/// the kick-off.
+class PlacementSharer {
+ public:
+  explicit PlacementSharer(double keep_margin) : keep_margin_(keep_margin) {}
+
+  /// As share_placements_by_distance(), sticking to the last hand-out where
+  /// the same robots share the same coach spots.
+  std::vector<msg::Placement> share(const std::vector<msg::Placement>& placements,
+                                    const std::map<uint32_t, msg::Pose2>& poses, uint32_t fixed_id);
+
+  /// The placement phase is over: the next share() starts afresh.
+  void forget() { spot_of_.clear(); }
+
+ private:
+  double keep_margin_;
+  std::map<uint32_t, uint32_t> spot_of_;  // robot id -> id the coach gave its spot to
+};
+
 }  // namespace robocaf::actors

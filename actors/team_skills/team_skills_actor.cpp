@@ -34,6 +34,7 @@ struct TeamSkillsState {
   runtime::ShellContext ctx;
   std::optional<RoleAssigner> assigner;    // central
   std::optional<RoleAgreement> agreement;  // distributed
+  std::optional<PlacementSharer> placements;  // central
   runtime::CycleBuffer<uint32_t, msg::WorldEstimate> estimates;
   runtime::CycleBuffer<uint32_t, RoleClaim> claims;  // distributed: teammates' and its own
   static inline const char* name = "team_skills";
@@ -83,17 +84,20 @@ msg::RoleAssignment assignment_header(const Self* self, const msg::CoachCommand&
 
 // Central: the coach places by id; the field players share its spots out by
 // distance from where they are (the keeper, the lowest id, keeps its own).
-msg::CoachCommand with_placements_shared(const msg::CoachCommand& coach, const std::vector<msg::WorldEstimate>& latest,
+msg::CoachCommand with_placements_shared(PlacementSharer& sharer, const msg::CoachCommand& coach,
+                                         const std::vector<msg::WorldEstimate>& latest,
                                          const std::vector<uint32_t>& present) {
-  if (coach.directive() != msg::COACH_PLACE || coach.placements().empty() || present.empty()) return coach;
+  if (coach.directive() != msg::COACH_PLACE || coach.placements().empty() || present.empty()) {
+    sharer.forget();
+    return coach;
+  }
   std::map<uint32_t, msg::Pose2> poses;
   for (const auto& estimate : latest)
     if (estimate.has_self()) poses[estimate.robot_id()] = estimate.self().pose();
   const std::vector<msg::Placement> placements(coach.placements().begin(), coach.placements().end());
   msg::CoachCommand shared = coach;
   shared.clear_placements();
-  for (auto& placement :
-       share_placements_by_distance(placements, poses, *std::min_element(present.begin(), present.end())))
+  for (auto& placement : sharer.share(placements, poses, *std::min_element(present.begin(), present.end())))
     *shared.add_placements() = std::move(placement);
   return shared;
 }
@@ -104,7 +108,7 @@ void decide_for_team(Self* self, const msg::CoachCommand& command) {
   std::vector<msg::WorldEstimate> latest;
   s.estimates.for_each_before(command.cycle(), [&](uint32_t, uint64_t, const msg::WorldEstimate& e) { latest.push_back(e); });
   std::vector<uint32_t> present(command.robots_present().begin(), command.robots_present().end());
-  const msg::CoachCommand coach = with_placements_shared(command, latest, present);
+  const msg::CoachCommand coach = with_placements_shared(*s.placements, command, latest, present);
   msg::RoleAssignment roles = assignment_header(self, coach);
   const std::vector<msg::RoleEntry> entries = s.assigner->assign(latest, present, coach.attack_positive_x(), coach.t());
   for (const msg::RoleEntry& entry : entries) {
@@ -142,10 +146,13 @@ caf::behavior team_skills(Self* self, ActorSetup setup) {
   auto& st = self->state;
   runtime::init_shell(self, st.ctx, setup.shell);
   const msg::TeamStrategy strategy = own_team_config(setup).strategy();
-  if (setup.shell.address.robot_id() == 0)
+  if (setup.shell.address.robot_id() == 0) {
     st.assigner.emplace(setup.match.league(), strategy);
-  else
+    // A swap must save more than a robot's width of the longest run.
+    st.placements.emplace(2.0 * setup.match.league().robot().radius());
+  } else {
     st.agreement.emplace(setup.match.league(), strategy, setup.shell.address.robot_id());
+  }
   runtime::join_directory(self, st.ctx);
   return caf::message_handler{
       [self](const msg::CoachCommand& coach) {

@@ -99,5 +99,54 @@ TEST(PlacementSharing, WithoutEveryPoseTheCoachsSpotsStand) {
   EXPECT_EQ(guarded[2].SerializeAsString(), coach[2].SerializeAsString());
 }
 
+// Two robots running side by side towards two spots: as they go, the best
+// hand-out flips between them by a few centimetres of the longest run. The
+// sharer keeps the first hand-out; sharing afresh swaps it (the test would
+// not test stickiness otherwise). A hand-out that saves more than the margin
+// is taken.
+TEST(PlacementSharing, TheSharerKeepsItsHandOutUnlessASwapSavesMoreThanTheMargin) {
+  const std::vector<msg::Placement> coach = {spot(1, -8.0, 0.0), spot(2, -2.0, 1.0), spot(3, -2.0, -1.0)};
+  auto poses_at = [](double x2, double y2, double x3, double y3) {
+    return std::map<uint32_t, msg::Pose2>{{1, at(-8.0, 0.0)}, {2, at(x2, y2)}, {3, at(x3, y3)}};
+  };
+  PlacementSharer sharer(0.5);
+  // Robot 2 a little nearer the low spot: it takes it.
+  const auto first = sharer.share(coach, poses_at(4.0, -0.1, 4.0, 0.1), 1);
+  EXPECT_EQ(first[1].pose().y(), -1.0);
+  EXPECT_EQ(first[2].pose().y(), 1.0);
+  // Now robot 3 is a little nearer the low spot.
+  const auto flipped = poses_at(3.9, 0.15, 4.0, -0.15);
+  ASSERT_EQ(share_placements_by_distance(coach, flipped, 1)[1].pose().y(), 1.0) << "afresh, the hand-out flips";
+  const auto kept = sharer.share(coach, flipped, 1);
+  EXPECT_EQ(kept[1].pose().y(), -1.0);
+  EXPECT_EQ(kept[2].pose().y(), 1.0);
+  // Robot 2 far up the field, robot 3 far down: swapping saves metres.
+  const auto swapped = sharer.share(coach, poses_at(0.0, 4.0, 0.0, -4.0), 1);
+  EXPECT_EQ(swapped[1].pose().y(), 1.0);
+  EXPECT_EQ(swapped[2].pose().y(), -1.0);
+  // A new placement phase starts afresh.
+  sharer.forget();
+  EXPECT_EQ(sharer.share(coach, flipped, 1)[1].pose().y(), 1.0);
+}
+
+// A robot that was not there last cycle (or one that left) leaves nothing
+// to keep: the hand-out is the best one.
+TEST(PlacementSharing, TheSharerStartsAfreshWhenTheRobotsChange) {
+  const std::vector<msg::Placement> two = {spot(1, -8.0, 0.0), spot(2, -2.0, 1.0), spot(3, -2.0, -1.0)};
+  const std::vector<msg::Placement> three = {spot(1, -8.0, 0.0), spot(2, -2.0, 1.0), spot(3, -2.0, -1.0),
+                                             spot(4, -4.0, 0.0)};
+  std::map<uint32_t, msg::Pose2> poses = {{1, at(-8.0, 0.0)}, {2, at(4.0, -0.1)}, {3, at(4.0, 0.1)}, {4, at(-4.0, 0.1)}};
+  PlacementSharer sharer(0.5);
+  ASSERT_EQ(sharer.share(two, poses, 1)[1].pose().y(), -1.0);
+  // As in the test above, robots 2 and 3 now stand where the best hand-out
+  // flips, but robot 4 has come on.
+  poses[2] = at(3.9, 0.15);
+  poses[3] = at(4.0, -0.15);
+  const auto shared = sharer.share(three, poses, 1);
+  ASSERT_EQ(shared[1].pose().y(), 1.0);
+  const auto best = share_placements_by_distance(three, poses, 1);
+  for (size_t i = 0; i < three.size(); ++i) EXPECT_EQ(shared[i].SerializeAsString(), best[i].SerializeAsString());
+}
+
 }  // namespace
 }  // namespace robocaf::actors
