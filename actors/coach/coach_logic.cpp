@@ -61,6 +61,7 @@ msg::CoachCommand CoachLogic::on_game_state(const msg::GameState& game, const st
     const auto placements = kickoff ? kickoff_placements(present, cmd.attack_positive_x(), cmd.we_kick_off())
                                     : restart_placements(game, present, own_poses, cmd.attack_positive_x(), opponents);
     for (const auto& p : placements) *cmd.add_placements() = p;
+    cmd.set_restart(kickoff ? msg::RESTART_KICKOFF : game.restart());
     if (!kickoff) {
       *cmd.mutable_ball_spot() = game.ball_spot();
     } else {

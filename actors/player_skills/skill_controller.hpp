@@ -81,11 +81,14 @@ struct SkillParams {
   // localised from their own camera are 1-3 cm off on good stretches.
   double dss_onboard_doubt = 0.03;
   bool plan_around_opponents = true;  // drive_to follows an ERRT path round opponents (PathPlanner)
-  // Placing for a restart, robots drive straight (opponents are placing too,
-  // and detours made them late); one that has asked for speed and moved at
-  // under a quarter of it for placement_stuck_seconds (an opponent in its
-  // way) plans round the opponents within four radii of it for
+  // Placing for a restart, robots plan round the opponents within four radii
+  // of them, not round those further off (opponents are placing too, and
+  // detours made them late). At kick-offs only round those moving at under
+  // placement_still_opponent_fraction of top speed; one that has asked for
+  // speed and moved at under a quarter of it for placement_stuck_seconds
+  // (an opponent in its way) plans round all those at hand for
   // placement_detour_seconds.
+  double placement_still_opponent_fraction = 0.25;
   double placement_stuck_seconds = 0.5;
   double placement_detour_seconds = 2.0;
   double opponent_clearance = 0.01;   // m kept between our body and an opponent's on a planned path
@@ -359,6 +362,7 @@ class SkillController {
   PathPlanner planner_;
   FreeSpace free_space_;                    // where our centre may be: field, goal mouths, run-off
   std::vector<CircleObstacle> opponents_;   // this cycle's opponents
+  std::vector<CircleObstacle> plan_round_;  // those drive_to plans round this cycle (placing: the ones at hand)
   bool avoid_opponents_ = false;            // this cycle: drive_to plans round opponents
   // Turning on the spot to find itself again until then, when lost; not
   // again before relocalise_again_after_.

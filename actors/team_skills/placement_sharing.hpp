@@ -30,12 +30,14 @@ std::vector<msg::Placement> share_placements_by_distance(const std::vector<msg::
                                                          uint32_t fixed_id);
 
 /// share_placements_by_distance() cycle after cycle, for one placement
-/// phase: a robot keeps the spot it was handed until another hand-out would
-/// make the longest run shorter by more than `keep_margin` (m). Shared
-/// afresh every cycle, the hand-out swung to and fro as robots turned and
-/// ran, and each swing turned robots round: MSL, two robots handed three
-/// different spots in 2 s and dithering 8 m from where they had to be at
-/// the kick-off.
+/// phase whose spots stand still (a kick-off's formation): a robot keeps the
+/// spot it was handed until another hand-out would make the longest run
+/// shorter by more than `keep_margin` (m). Shared afresh every cycle, the
+/// hand-out swung to and fro as robots turned and ran, and each swing turned
+/// robots round: MSL, two robots handed three different spots in 2 s and
+/// dithering 8 m from where they had to be at the kick-off. Not for spots
+/// that move with the robots (a restart's "stay where you stand"): kept,
+/// such a spot would lead its new owner into the robot it came from.
 class PlacementSharer {
  public:
   explicit PlacementSharer(double keep_margin) : keep_margin_(keep_margin) {}

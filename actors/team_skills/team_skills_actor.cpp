@@ -55,6 +55,7 @@ msg::PlayerInstruction instruction_for(const msg::RoleEntry& entry, const msg::C
   instruction.set_we_kick_off(coach.we_kick_off());
   if (coach.has_ball_spot()) *instruction.mutable_ball_spot() = coach.ball_spot();
   instruction.set_keep_out_radius(coach.keep_out_radius());
+  instruction.set_restart(coach.restart());
   for (const auto& placement : coach.placements())
     if (placement.robot_id() == entry.robot_id()) *instruction.mutable_placement() = placement.pose();
   for (const auto& mate : team) *instruction.add_team_roles() = mate;
@@ -82,12 +83,17 @@ msg::RoleAssignment assignment_header(const Self* self, const msg::CoachCommand&
   return roles;
 }
 
-// Central: the coach places by id; the field players share its spots out by
-// distance from where they are (the keeper, the lowest id, keeps its own).
+// Central: the coach places kick-offs by id; the field players share its
+// spots out by distance from where they are (the keeper, the lowest id,
+// keeps its own), each keeping the spot it was handed. The coach places
+// other restarts from where each robot stands already (a robot's spot can
+// be where it is, and follows it): shared out again, two robots placed side
+// by side swapped spots and ran into each other (MSL throw-ins).
 msg::CoachCommand with_placements_shared(PlacementSharer& sharer, const msg::CoachCommand& coach,
                                          const std::vector<msg::WorldEstimate>& latest,
                                          const std::vector<uint32_t>& present) {
-  if (coach.directive() != msg::COACH_PLACE || coach.placements().empty() || present.empty()) {
+  if (coach.directive() != msg::COACH_PLACE || coach.restart() != msg::RESTART_KICKOFF ||
+      coach.placements().empty() || present.empty()) {
     sharer.forget();
     return coach;
   }

@@ -293,6 +293,9 @@ TEST(CoachLogic, PrepareRestartMeansPlace) {
   ASSERT_TRUE(c.has_ball_spot()) << "placing robots must know where the ball will be put";
   EXPECT_DOUBLE_EQ(c.ball_spot().x(), 0.5);
   EXPECT_DOUBLE_EQ(c.ball_spot().y(), 0.88);
+  EXPECT_EQ(c.restart(), msg::RESTART_THROW_IN) << "the skills place differently for kick-offs";
+  EXPECT_EQ(coach.on_game_state(game(msg::REF_PREPARE_KICKOFF, msg::YELLOW, false), {1, 2}).restart(),
+            msg::RESTART_KICKOFF);
 }
 
 TEST(CoachLogic, RestartTeamSendsTheNearestRobotBehindTheBall) {

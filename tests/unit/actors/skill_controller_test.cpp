@@ -873,6 +873,7 @@ TEST(SkillController, PlacingRobotStuckAgainstAnOpponentGoesRoundIt) {
     SkillController skills(msg::BLUE, 1, config.league(), params);
     msg::PlayerInstruction place;
     place.set_directive(msg::COACH_PLACE);
+    place.set_restart(msg::RESTART_KICKOFF);
     place.set_role(msg::ROLE_SUPPORTER);
     place.mutable_placement()->set_x(0.2);
     place.mutable_placement()->set_y(0.42);
@@ -888,6 +889,9 @@ TEST(SkillController, PlacingRobotStuckAgainstAnOpponentGoesRoundIt) {
       world.mutable_ball()->mutable_position()->set_x(-0.6);
       world.mutable_ball()->mutable_position()->set_y(-0.6);
       add_opponents(world, opponents);
+      // Running, by their estimates: at a kick-off the robot does not plan
+      // round opponents running past before it is stuck against one.
+      for (auto& o : *world.mutable_opponents()) o.mutable_velocity()->set_x(config.league().robot().max_speed());
       const auto c = skills.step(world, place, k, 0.02 * k);
       theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
       const double nx = x + 0.02 * c.velocity().vx() * std::cos(theta);
@@ -909,6 +913,68 @@ TEST(SkillController, PlacingRobotStuckAgainstAnOpponentGoesRoundIt) {
     } else {
       EXPECT_GT(x, 0.63) << "the straight way is blocked: the test scene would not test the detour";
       EXPECT_GT(stuck_for, 3.0);
+    }
+  }
+}
+
+TEST(SkillController, PlacingRobotGoesRoundOpponentsAtHandBeforeTouchingOneUnlessTheyRunAtAKickoff) {
+  // The scene above. Placing for a free kick, the robot goes round the
+  // opponents before it touches one; for a kick-off too while they stand.
+  // At a kick-off it does not swerve round opponents running (robots run
+  // back past the other team, which runs the other way): it first pushes
+  // for placement_stuck_seconds. Their estimates say they run; the test
+  // keeps them where they are, a wall that does not give way.
+  const msg::MatchConfig config = mirosot_match();
+  const double r = config.league().robot().radius();
+  const double top_speed = config.league().robot().max_speed();
+  struct Case {
+    msg::RestartKind restart;
+    double opponent_speed;
+    bool pushes_first;
+  };
+  for (const Case& c : {Case{msg::RESTART_FREE_KICK, top_speed, false}, Case{msg::RESTART_KICKOFF, 0.0, false},
+                        Case{msg::RESTART_KICKOFF, top_speed, true}}) {
+    SCOPED_TRACE(msg::RestartKind_Name(c.restart) + " opponents at " + std::to_string(c.opponent_speed) + " m/s");
+    SkillController skills(msg::BLUE, 1, config.league(), SkillParams{});
+    msg::PlayerInstruction place;
+    place.set_directive(msg::COACH_PLACE);
+    place.set_restart(c.restart);
+    place.set_role(msg::ROLE_SUPPORTER);
+    place.mutable_placement()->set_x(0.2);
+    place.mutable_placement()->set_y(0.42);
+    place.mutable_placement()->set_theta(kPi);
+    double x = 0.9, y = 0.42, theta = kPi, vx = 0.0, vy = 0.0;
+    const std::vector<std::pair<double, double>> opponents{{0.63, 0.42 - 2.2 * r}, {0.63, 0.42}, {0.63, 0.42 + 2.2 * r}};
+    double pushing_for = 0.0;
+    for (int k = 0; k < 300; ++k) {
+      msg::WorldEstimate world = blue_1_at(x, y, theta);
+      world.mutable_self()->mutable_velocity()->set_x(vx);
+      world.mutable_self()->mutable_velocity()->set_y(vy);
+      world.mutable_ball()->set_valid(true);
+      world.mutable_ball()->mutable_position()->set_x(-0.6);
+      world.mutable_ball()->mutable_position()->set_y(-0.6);
+      add_opponents(world, opponents);
+      for (auto& o : *world.mutable_opponents()) o.mutable_velocity()->set_x(c.opponent_speed);
+      const auto cmd = skills.step(world, place, k, 0.02 * k);
+      theta = runtime::wrap_angle(theta + 0.02 * cmd.velocity().omega());
+      const double nx = x + 0.02 * cmd.velocity().vx() * std::cos(theta);
+      const double ny = y + 0.02 * cmd.velocity().vx() * std::sin(theta);
+      bool blocked = false;
+      for (auto [ox, oy] : opponents) blocked = blocked || std::hypot(nx - ox, ny - oy) < 2.0 * r;
+      vx = blocked ? 0.0 : (nx - x) / 0.02;
+      vy = blocked ? 0.0 : (ny - y) / 0.02;
+      if (blocked && std::abs(cmd.velocity().vx()) > 0.1) pushing_for += 0.02;
+      if (!blocked) {
+        x = nx;
+        y = ny;
+      }
+    }
+    EXPECT_NEAR(x, 0.2, 0.05) << "got round them to its placement";
+    EXPECT_NEAR(y, 0.42, 0.05);
+    if (c.pushes_first) {
+      EXPECT_GE(pushing_for, SkillParams{}.placement_stuck_seconds - 0.05);
+    } else {
+      EXPECT_EQ(pushing_for, 0.0);
     }
   }
 }
