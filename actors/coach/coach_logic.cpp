@@ -6,6 +6,7 @@
 #include <map>
 
 #include "runtime/angle.hpp"
+#include "runtime/kickoff_run.hpp"
 #include "runtime/robot_spacing.hpp"
 
 namespace robocaf::actors {
@@ -368,9 +369,7 @@ std::vector<msg::Placement> CoachLogic::kickoff_placements(const std::vector<uin
   // seconds: where it takes one (MiroSot, SSL) no robot was late, and the
   // deeper slots only gave the kicking team room (MiroSot vs chaser: 376-32
   // against 427-15).
-  const double top_speed = league_.robot().max_speed();
-  const bool long_run = top_speed > 0.0 && 0.5 * L / top_speed > kLongRunSeconds;
-  const double deeper = we_kick_off || !long_run ? 0.0 : kDeeperSlots * L;
+  const double deeper = we_kick_off || !runtime::long_kickoff_run(league_) ? 0.0 : kDeeperSlots * L;
   const double wing_x = -(r + margin) - deeper;
   std::vector<Spot> slots = {
       {-clear - deeper, 0.0}, {wing_x, 0.3 * W + wing_shift}, {wing_x, -0.3 * W + wing_shift},

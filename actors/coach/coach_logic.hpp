@@ -42,7 +42,7 @@ class CoachLogic {
   /// line, with we_kick_off the next lowest stands just behind the ball at the
   /// centre spot, the others fill slots in the own half, outside the centre
   /// circle; at the other team's kick-off, where running half the field's
-  /// length at top speed takes more than kLongRunSeconds (MSL), the slot
+  /// length at top speed takes more than runtime::kLongKickoffRunSeconds (MSL), the slot
   /// behind the circle and the two wing slots beside the halfway line stand
   /// kDeeperSlots field lengths further back. Everyone faces the opponent
   /// goal. One placement per robot, in ascending id order.
@@ -90,7 +90,6 @@ class CoachLogic {
   /// How much deeper the slots nearest the centre stand at the other team's
   /// kick-off, in field lengths.
   static constexpr double kDeeperSlots = 0.08;
-  static constexpr double kLongRunSeconds = 2.0;
 
   msg::Team team() const { return team_; }
 
