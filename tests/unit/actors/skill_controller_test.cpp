@@ -859,61 +859,75 @@ TEST(SkillController, DefenderGoesRoundOpponentsStandingInItsWay) {
   }
 }
 
+// A robot placing for `restart` drives from (0.9, 0.42) to (0.2, 0.42) with
+// three opponents shoulder to shoulder across its straight way at x = 0.63.
+// Their estimates say they move at opponent_speed; the test keeps them where
+// they are, a wall that does not give way. Where the robot ends after
+// `steps` cycles, and for how long it drove into one.
+struct PlacingPastAWall {
+  double x, y, pushing_for;
+};
+PlacingPastAWall place_past_a_wall(const msg::LeaguePreset& league, const SkillParams& params,
+                                   msg::RestartKind restart, double opponent_speed, int steps) {
+  const double r = league.robot().radius();
+  SkillController skills(msg::BLUE, 1, league, params);
+  msg::PlayerInstruction place;
+  place.set_directive(msg::COACH_PLACE);
+  place.set_restart(restart);
+  place.set_role(msg::ROLE_SUPPORTER);
+  place.mutable_placement()->set_x(0.2);
+  place.mutable_placement()->set_y(0.42);
+  place.mutable_placement()->set_theta(kPi);
+  double x = 0.9, y = 0.42, theta = kPi, vx = 0.0, vy = 0.0;
+  const std::vector<std::pair<double, double>> opponents{{0.63, 0.42 - 2.2 * r}, {0.63, 0.42}, {0.63, 0.42 + 2.2 * r}};
+  double pushing_for = 0.0;
+  for (int k = 0; k < steps; ++k) {
+    msg::WorldEstimate world = blue_1_at(x, y, theta);
+    world.mutable_self()->mutable_velocity()->set_x(vx);
+    world.mutable_self()->mutable_velocity()->set_y(vy);
+    world.mutable_ball()->set_valid(true);
+    world.mutable_ball()->mutable_position()->set_x(-0.6);
+    world.mutable_ball()->mutable_position()->set_y(-0.6);
+    add_opponents(world, opponents);
+    for (auto& o : *world.mutable_opponents()) o.mutable_velocity()->set_x(opponent_speed);
+    const auto cmd = skills.step(world, place, k, 0.02 * k);
+    theta = runtime::wrap_angle(theta + 0.02 * cmd.velocity().omega());
+    const double nx = x + 0.02 * cmd.velocity().vx() * std::cos(theta);
+    const double ny = y + 0.02 * cmd.velocity().vx() * std::sin(theta);
+    bool blocked = false;
+    for (auto [ox, oy] : opponents) blocked = blocked || std::hypot(nx - ox, ny - oy) < 2.0 * r;
+    vx = blocked ? 0.0 : (nx - x) / 0.02;
+    vy = blocked ? 0.0 : (ny - y) / 0.02;
+    if (blocked && std::abs(cmd.velocity().vx()) > 0.1) pushing_for += 0.02;
+    if (!blocked) {
+      x = nx;
+      y = ny;
+    }
+  }
+  return {x, y, pushing_for};
+}
+
 TEST(SkillController, PlacingRobotStuckAgainstAnOpponentGoesRoundIt) {
-  // Teams crossing at half time: an opponent stands on the straight way to
-  // the placement and does not give way. Placing robots drive straight, so
-  // the robot pushes against it; after placement_stuck_seconds without
-  // moving it plans round opponents and arrives. Without that it stays stuck
+  // Teams crossing at half time: opponents running past (by their
+  // estimates) stand on the straight way to the placement and do not give
+  // way. At a kick-off a placing robot does not plan round opponents running
+  // past, so it pushes against them; after placement_stuck_seconds without
+  // moving it plans round them and arrives. Without that it stays stuck
   // (MiroSot vs chaser: late at the second half's kick-off).
   const msg::MatchConfig config = mirosot_match();
-  const double r = config.league().robot().radius();
   for (bool detour : {true, false}) {
     SCOPED_TRACE(detour ? "detouring when stuck" : "never detouring");
     SkillParams params;
     if (!detour) params.placement_stuck_seconds = 1e9;
-    SkillController skills(msg::BLUE, 1, config.league(), params);
-    msg::PlayerInstruction place;
-    place.set_directive(msg::COACH_PLACE);
-    place.set_restart(msg::RESTART_KICKOFF);
-    place.set_role(msg::ROLE_SUPPORTER);
-    place.mutable_placement()->set_x(0.2);
-    place.mutable_placement()->set_y(0.42);
-    place.mutable_placement()->set_theta(kPi);
-    double x = 0.9, y = 0.42, theta = kPi, vx = 0.0, vy = 0.0;
-    const std::vector<std::pair<double, double>> opponents{{0.63, 0.42 - 2.2 * r}, {0.63, 0.42}, {0.63, 0.42 + 2.2 * r}};
-    double stuck_for = 0.0;
-    for (int k = 0; k < 300; ++k) {
-      msg::WorldEstimate world = blue_1_at(x, y, theta);
-      world.mutable_self()->mutable_velocity()->set_x(vx);
-      world.mutable_self()->mutable_velocity()->set_y(vy);
-      world.mutable_ball()->set_valid(true);
-      world.mutable_ball()->mutable_position()->set_x(-0.6);
-      world.mutable_ball()->mutable_position()->set_y(-0.6);
-      add_opponents(world, opponents);
-      // Running, by their estimates: at a kick-off the robot does not plan
-      // round opponents running past before it is stuck against one.
-      for (auto& o : *world.mutable_opponents()) o.mutable_velocity()->set_x(config.league().robot().max_speed());
-      const auto c = skills.step(world, place, k, 0.02 * k);
-      theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
-      const double nx = x + 0.02 * c.velocity().vx() * std::cos(theta);
-      const double ny = y + 0.02 * c.velocity().vx() * std::sin(theta);
-      bool blocked = false;
-      for (auto [ox, oy] : opponents) blocked = blocked || std::hypot(nx - ox, ny - oy) < 2.0 * r;
-      vx = blocked ? 0.0 : (nx - x) / 0.02;
-      vy = blocked ? 0.0 : (ny - y) / 0.02;
-      if (blocked && std::abs(c.velocity().vx()) > 0.1) stuck_for += 0.02;
-      if (!blocked) {
-        x = nx;
-        y = ny;
-      }
-    }
+    const PlacingPastAWall run = place_past_a_wall(config.league(), params, msg::RESTART_KICKOFF,
+                                                   config.league().robot().max_speed(), 300);
     if (detour) {
-      EXPECT_NEAR(x, 0.2, 0.05) << "got round them to its placement";
-      EXPECT_NEAR(y, 0.42, 0.05);
-      EXPECT_LT(stuck_for, 1.0);
+      EXPECT_NEAR(run.x, 0.2, 0.05) << "got round them to its placement";
+      EXPECT_NEAR(run.y, 0.42, 0.05);
+      EXPECT_LT(run.pushing_for, 1.0);
     } else {
-      EXPECT_GT(x, 0.63) << "the straight way is blocked: the test scene would not test the detour";
-      EXPECT_GT(stuck_for, 3.0);
+      EXPECT_GT(run.x, 0.63) << "the straight way is blocked: the test scene would not test the detour";
+      EXPECT_GT(run.pushing_for, 3.0);
     }
   }
 }
@@ -923,68 +937,33 @@ TEST(SkillController, PlacingRobotGoesRoundOpponentsAtHandBeforeTouchingOneUnles
   // opponents before it touches one; for a kick-off too while they stand.
   // At a kick-off it does not swerve round opponents running (robots run
   // back past the other team, which runs the other way): it first pushes
-  // for placement_stuck_seconds. Their estimates say they run; the test
-  // keeps them where they are, a wall that does not give way. Where the run
-  // back takes a second (MiroSot's own field), it does not plan round those
-  // standing at a kick-off either.
+  // for placement_stuck_seconds. Where the run back takes a second
+  // (MiroSot's own robots), it does not plan round those standing at a
+  // kick-off either.
   const double running = 0.5;  // m/s, the slow robots' top speed
   struct Case {
     msg::RestartKind restart;
     double opponent_speed;
-    bool long_field;
+    bool long_run;
     bool pushes_first;
   };
   for (const Case& c :
        {Case{msg::RESTART_FREE_KICK, running, true, false}, Case{msg::RESTART_KICKOFF, 0.0, true, false},
         Case{msg::RESTART_KICKOFF, running, true, true}, Case{msg::RESTART_KICKOFF, 0.0, false, true}}) {
     SCOPED_TRACE(msg::RestartKind_Name(c.restart) + " opponents at " + std::to_string(c.opponent_speed) + " m/s" +
-                 (c.long_field ? ", long field" : ""));
+                 (c.long_run ? ", slow robots" : ""));
     msg::MatchConfig config = mirosot_match();
     // As long as MSL's in robot runs: slow robots take seconds to run back
     // to a kick-off (runtime::long_kickoff_run).
-    if (c.long_field) config.mutable_league()->mutable_robot()->set_max_speed(0.5);
-    ASSERT_EQ(runtime::long_kickoff_run(config.league()), c.long_field);
-    const double r = config.league().robot().radius();
-    SkillController skills(msg::BLUE, 1, config.league(), SkillParams{});
-    msg::PlayerInstruction place;
-    place.set_directive(msg::COACH_PLACE);
-    place.set_restart(c.restart);
-    place.set_role(msg::ROLE_SUPPORTER);
-    place.mutable_placement()->set_x(0.2);
-    place.mutable_placement()->set_y(0.42);
-    place.mutable_placement()->set_theta(kPi);
-    double x = 0.9, y = 0.42, theta = kPi, vx = 0.0, vy = 0.0;
-    const std::vector<std::pair<double, double>> opponents{{0.63, 0.42 - 2.2 * r}, {0.63, 0.42}, {0.63, 0.42 + 2.2 * r}};
-    double pushing_for = 0.0;
-    for (int k = 0; k < 600; ++k) {
-      msg::WorldEstimate world = blue_1_at(x, y, theta);
-      world.mutable_self()->mutable_velocity()->set_x(vx);
-      world.mutable_self()->mutable_velocity()->set_y(vy);
-      world.mutable_ball()->set_valid(true);
-      world.mutable_ball()->mutable_position()->set_x(-0.6);
-      world.mutable_ball()->mutable_position()->set_y(-0.6);
-      add_opponents(world, opponents);
-      for (auto& o : *world.mutable_opponents()) o.mutable_velocity()->set_x(c.opponent_speed);
-      const auto cmd = skills.step(world, place, k, 0.02 * k);
-      theta = runtime::wrap_angle(theta + 0.02 * cmd.velocity().omega());
-      const double nx = x + 0.02 * cmd.velocity().vx() * std::cos(theta);
-      const double ny = y + 0.02 * cmd.velocity().vx() * std::sin(theta);
-      bool blocked = false;
-      for (auto [ox, oy] : opponents) blocked = blocked || std::hypot(nx - ox, ny - oy) < 2.0 * r;
-      vx = blocked ? 0.0 : (nx - x) / 0.02;
-      vy = blocked ? 0.0 : (ny - y) / 0.02;
-      if (blocked && std::abs(cmd.velocity().vx()) > 0.1) pushing_for += 0.02;
-      if (!blocked) {
-        x = nx;
-        y = ny;
-      }
-    }
-    EXPECT_NEAR(x, 0.2, 0.05) << "got round them to its placement";
-    EXPECT_NEAR(y, 0.42, 0.05);
+    if (c.long_run) config.mutable_league()->mutable_robot()->set_max_speed(running);
+    ASSERT_EQ(runtime::long_kickoff_run(config.league()), c.long_run);
+    const PlacingPastAWall run = place_past_a_wall(config.league(), SkillParams{}, c.restart, c.opponent_speed, 600);
+    EXPECT_NEAR(run.x, 0.2, 0.05) << "got round them to its placement";
+    EXPECT_NEAR(run.y, 0.42, 0.05);
     if (c.pushes_first) {
-      EXPECT_GE(pushing_for, SkillParams{}.placement_stuck_seconds - 0.05);
+      EXPECT_GE(run.pushing_for, SkillParams{}.placement_stuck_seconds - 0.05);
     } else {
-      EXPECT_EQ(pushing_for, 0.0);
+      EXPECT_EQ(run.pushing_for, 0.0);
     }
   }
 }
