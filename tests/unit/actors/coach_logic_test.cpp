@@ -185,8 +185,9 @@ TEST(CoachLogic, AtTheirKickoffOurSpotsLieWellBehindTheHalfwayLineAndTheCircle) 
       for (const auto& p : coach.kickoff_placements(robots, attack_positive_x, false)) {
         const double behind = attack_positive_x ? -p.pose().x() : p.pose().x();
         EXPECT_GE(behind, r + well) << "robot " << p.robot_id();
-        if (std::abs(p.pose().y()) < r)  // straight behind the circle
+        if (std::abs(p.pose().y()) < r) {  // straight behind the circle
           EXPECT_GE(behind, league.field().center_circle_radius() + r + well) << "robot " << p.robot_id();
+        }
       }
       for (const auto& p : coach.kickoff_placements(robots, attack_positive_x, true))
         if (p.robot_id() != 2)  // the kicker, at the ball
