@@ -1276,21 +1276,19 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   plan_round_ = opponents_;
   bool detouring = false;
   if (placing) {
-    const bool kickoff = instruction.restart() == msg::RESTART_KICKOFF;
-    const bool any_speed = !kickoff || t < placement_detour_until_;
+    const bool every_one = instruction.restart() != msg::RESTART_KICKOFF || t < placement_detour_until_;
     // Where the run back takes a second (MiroSot), the other team stands
     // still at its spots while ours come back through them, and a way round
     // each led robots astray (49 late in 20 matches against 12).
-    const bool still_ones = runtime::long_kickoff_run(league_);
+    const bool standing_ones = runtime::long_kickoff_run(league_);
     const double at_hand = 4.0 * league_.robot().radius() + 0.1;
     const double still = params_.placement_still_opponent_fraction * top_speed;
     plan_round_.clear();
     for (const auto& opponent : world.opponents()) {
       const V centre(opponent.pose().x(), opponent.pose().y());
       if ((centre - V(self.x, self.y)).norm() > at_hand) continue;
-      if (!any_speed && (!still_ones || std::hypot(opponent.velocity().x(), opponent.velocity().y()) >= still))
-        continue;
-      plan_round_.push_back({centre, league_.robot().radius()});
+      const bool standing = std::hypot(opponent.velocity().x(), opponent.velocity().y()) < still;
+      if (every_one || (standing_ones && standing)) plan_round_.push_back({centre, league_.robot().radius()});
     }
     detouring = !plan_round_.empty();
   }

@@ -100,22 +100,17 @@ std::vector<msg::Placement> PlacementSharer::share(const std::vector<msg::Placem
     return placements;
   }
   Sharing chosen = best_sharing(placements, poses, *movers);
-  // The last hand-out, if it still fits: every mover handed a spot the
-  // coach gives out this cycle too, no spot twice.
-  std::vector<size_t> last(movers->size());
-  std::vector<bool> given(movers->size(), false);
-  bool fits = true;
+  // The last hand-out, if the same robots share the same coach spots: its
+  // keys are then this cycle's movers, and its values (a permutation of the
+  // keys) name their spots.
+  std::map<uint32_t, size_t> spot_index;  // a mover's id -> index into movers
+  for (size_t j = 0; j < movers->size(); ++j) spot_index[placements[(*movers)[j]].robot_id()] = j;
+  bool fits = spot_of_.size() == movers->size();
+  std::vector<size_t> last;
   for (size_t k = 0; k < movers->size() && fits; ++k) {
     const auto it = spot_of_.find(placements[(*movers)[k]].robot_id());
-    fits = false;
-    if (it == spot_of_.end()) break;
-    for (size_t j = 0; j < movers->size(); ++j) {
-      if (placements[(*movers)[j]].robot_id() != it->second || given[j]) continue;
-      last[k] = j;
-      given[j] = true;
-      fits = true;
-      break;
-    }
+    fits = it != spot_of_.end();
+    if (fits) last.push_back(spot_index.at(it->second));
   }
   if (fits) {
     const Cost kept = cost_of(placements, poses, *movers, last);

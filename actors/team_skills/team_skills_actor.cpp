@@ -97,9 +97,10 @@ msg::RoleAssignment assignment_header(const Self* self, const msg::CoachCommand&
 msg::CoachCommand with_placements_shared(PlacementSharer* sharer, const msg::CoachCommand& coach,
                                          const std::vector<msg::WorldEstimate>& latest,
                                          const std::vector<uint32_t>& present) {
-  const bool keep_hand_out = sharer != nullptr && coach.restart() == msg::RESTART_KICKOFF;
-  if (sharer != nullptr && (coach.directive() != msg::COACH_PLACE || !keep_hand_out)) sharer->forget();
-  if (coach.directive() != msg::COACH_PLACE || coach.placements().empty() || present.empty()) return coach;
+  const bool placing = coach.directive() == msg::COACH_PLACE;
+  const bool keep_hand_out = sharer != nullptr && placing && coach.restart() == msg::RESTART_KICKOFF;
+  if (sharer != nullptr && !keep_hand_out) sharer->forget();
+  if (!placing || coach.placements().empty() || present.empty()) return coach;
   std::map<uint32_t, msg::Pose2> poses;
   for (const auto& estimate : latest)
     if (estimate.has_self()) poses[estimate.robot_id()] = estimate.self().pose();
