@@ -132,7 +132,10 @@ struct PlanResult {
 /// the furthest later point it sees), and its points enter the waypoint
 /// cache (random replacement once full), so that the next plan in a similar
 /// scene grows straight along the last one. A goal that jumps further than
-/// goal_jump from the last call's empties the cache first.
+/// goal_jump from the last call's empties the cache first. Last, each corner
+/// of the returned path is pulled taut: it slides towards the next corner
+/// as far as the corner before still sees it, so the way bends by the
+/// obstacles (near their tangents) wherever the tree happened to turn.
 ///
 /// Validity. A segment is free when it stays inside the free space and keeps
 /// its distance to every obstacle centre at or above obstacle radius +
@@ -196,6 +199,7 @@ class PathPlanner {
   Eigen::Vector2d nearest_free_point(const Scene& scene, const Eigen::Vector2d& p) const;
   Eigen::Vector2d sample(const Scene& scene);
   void smooth(const Scene& scene, std::vector<Eigen::Vector2d>& path) const;
+  void pull_taut(const Scene& scene, std::vector<Eigen::Vector2d>& path) const;
   void remember(const std::vector<Eigen::Vector2d>& points);
 
   PlannerParams params_;

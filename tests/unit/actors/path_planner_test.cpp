@@ -138,6 +138,29 @@ TEST(PathPlanner, AWallOfOpponentsWithAGapIsPassedThroughTheGap) {
   }
 }
 
+TEST(PathPlanner, AWayRoundOneObstacleIsPulledTautAgainstIt) {
+  // An opponent stands on the straight way, far ahead. Whatever node of the
+  // tree first saw the goal, the way bends by the obstacle: at most a few
+  // per cent longer than the shortest way round (tangent, arc, tangent), and
+  // its first corner lies ahead of the start, not behind or beside it.
+  const V start(-0.9, 0.1), goal(0.9, 0.1);
+  const CircleObstacle in_the_way = opponent(0.2, 0.12);
+  const double R = kKeep, d_start = (in_the_way.centre - start).norm(), d_goal = (in_the_way.centre - goal).norm();
+  const double t_start = std::sqrt(d_start * d_start - R * R), t_goal = std::sqrt(d_goal * d_goal - R * R);
+  // The arc between the two tangent points, on the shorter side.
+  const double apart = std::acos((start - in_the_way.centre).dot(goal - in_the_way.centre) / (d_start * d_goal));
+  const double arc = apart - std::acos(R / d_start) - std::acos(R / d_goal);
+  const double shortest = t_start + t_goal + R * std::max(arc, 0.0);
+  for (uint32_t seed = 1; seed <= 20; ++seed) {
+    PathPlanner planner(params(seed));
+    const PlanResult r = planner.plan(start, goal, {in_the_way}, field());
+    ASSERT_TRUE(r.reached_goal) << "seed " << seed;
+    EXPECT_GE(min_gap(r.waypoints, {in_the_way}), kClearance - kTolerance);
+    EXPECT_LT(r.length(), 1.02 * shortest) << "seed " << seed;
+    EXPECT_GT(r.waypoints[1].x(), in_the_way.centre.x() - 0.1) << "seed " << seed << ": first corner off the obstacle";
+  }
+}
+
 TEST(PathPlanner, AGoalInsideAnObstacleGivesTheNearestFreePoint) {
   const CircleObstacle o = opponent(0.4, 0.1);
   const V goal(0.43, 0.12);
