@@ -294,6 +294,7 @@ void SkillController::give_way_to_teammates(const Pose& self, double& tx, double
   // The first teammate on the straight path, near enough to matter this
   // cycle: a waypoint beside it, on the side the robot already is.
   const double lookahead = 6.0 * r + 0.2;
+  const double beside = 1.3 * keep;  // how far from the teammate the waypoint lies
   double first = 1.0;
   std::optional<V> waypoint;
   for (const V& m : teammates_) {
@@ -301,24 +302,31 @@ void SkillController::give_way_to_teammates(const Pose& self, double& tx, double
     const auto pass = passes_close(p, T, m, keep);
     if (!pass || pass->fraction >= first) continue;
     first = pass->fraction;
-    waypoint = m + pass->side * 1.3 * keep;
+    waypoint = m + pass->side * beside;
   }
   if (waypoint) T = *waypoint;
-  // Already nearer a teammate than the berth, the safety search lets the
-  // two only part: a way that closes in on it holds the robot where it
-  // stands. It slides round the teammate instead, edging away. (MSL: a
-  // keeper backing to its line with its attacker half a metre behind it
-  // stood still, and the two crept into each other for 20 s.)
+  // Nearer a teammate than the waypoint beside it, a way that closes in on
+  // it holds the robot where it stands: the safety search lets the two only
+  // part. It slides round the teammate instead, edging away inside the
+  // berth. (MSL: a keeper backing to its line with its attacker half a
+  // metre behind it stood still, and the two crept into each other for
+  // 20 s. MiroSot: a robot just outside the berth, its waypoint beside the
+  // teammate across its front, crept 3 mm in 2 s and was still in the
+  // centre circle at the kick-off.)
   for (const V& m : teammates_) {
     const V to_mate = m - p;
     const double dist = to_mate.norm();
-    if (dist >= keep || dist < 1e-9) continue;
+    if (dist >= beside || dist < 1e-9) continue;
     const V u = to_mate / dist;
     const V way = T - p;
     if (way.dot(u) <= 0.0) continue;
+    // Outside the berth only on the way past it, not to a place beside it
+    // (MSL: defenders side by side on the restart distance's circle slid
+    // along it, and into it).
+    if (dist >= keep && way.norm() <= dist) continue;
     V slide = way - way.dot(u) * u;
     if (slide.norm() < 1e-9) slide = V(-u.y(), u.x());
-    T = p + slide.normalized() * keep - u * (keep - dist + 0.05);
+    T = p + slide.normalized() * keep - u * std::max(keep - dist + 0.05, 0.0);
   }
   if ((T - V(tx, ty)).norm() < 1e-12) return;
   // A moved target stays on the field, unless the original was off it (a

@@ -811,6 +811,66 @@ TEST(SkillController, KeeperGoesRoundATeammateStandingCloseInItsWayBack) {
   EXPECT_LT(std::abs(y), 0.5 * f.goal_width());
 }
 
+TEST(SkillController, PlacingRobotCloseToATeammateInItsWayGoesRoundIt) {
+  // MiroSot vs wall, seed 19: after the side switch the keeper, running
+  // back to its new goal, came to a teammate standing at its kick-off place
+  // in the way, just outside the berth. Its waypoint beside the teammate
+  // lay across the teammate's front, the safety search held it, and it
+  // crept 3 mm in 2 s: still in the centre circle when play restarted.
+  MiniWorld w;
+  const double r = w.league.robot().radius();
+  const double mate_x = 0.34, mate_y = 0.0, goal_x = 1.04;
+  w.x = 0.25;
+  w.y = -0.05;
+  w.theta = 2.5;
+  w.teammates = {{0.08, -0.71}, {mate_x, mate_y}, {0.66, 0.36}, {0.07, 0.36}};
+  w.bx = 0.0;
+  w.by = 0.0;
+  w.ball_moves = false;
+  msg::PlayerInstruction place;
+  place.set_directive(msg::COACH_PLACE);
+  place.set_role(msg::ROLE_KEEPER);
+  place.set_restart(msg::RESTART_KICKOFF);
+  place.mutable_ball_spot();
+  place.mutable_placement()->set_x(goal_x);
+  place.mutable_placement()->set_theta(kPi);
+  for (int k = 0; k < 2 * 50; ++k) {
+    w.step(place);
+    ASSERT_GT(std::hypot(w.x - mate_x, w.y - mate_y), 2.0 * r) << "touched its teammate at " << w.t << " s";
+  }
+  // The 2 s it had left: round its teammate and well on its way.
+  EXPECT_GT(w.x, 0.55) << "stood at (" << w.x << ", " << w.y << ")";
+}
+
+TEST(SkillController, PlacingRobotAtItsPlaceBesideATeammateStaysThere) {
+  // MSL vs chaser, seed 23: a defender's place on the free kick's distance
+  // circle lay 0.64 m from a teammate's, just outside the berth. Sliding
+  // round that teammate whenever its few centimetres to go closed in on
+  // it, the defender circled its place for 12 s and crossed into the circle
+  // three times. Beside a teammate it goes round only on its way past.
+  MiniWorld w(runtime::preset_match_config("msl"));
+  const double place_x = 7.40, place_y = 2.61;
+  w.x = place_x;
+  w.y = place_y + 0.05;
+  w.theta = -1.25;
+  w.teammates = {{6.88, 2.24}};
+  w.bx = 5.17;
+  w.by = 5.0;
+  w.ball_moves = false;
+  msg::PlayerInstruction place = placing_away_from_spot(place_x, place_y, 0.0, 3.0);
+  place.mutable_ball_spot()->set_x(w.bx);
+  place.mutable_ball_spot()->set_y(w.by);
+  place.set_restart(msg::RESTART_FREE_KICK);
+  place.set_role(msg::ROLE_DEFENDER);
+  place.mutable_placement()->set_theta(2.2);
+  double farthest = 0.0;
+  for (int k = 0; k < 5 * 50; ++k) {
+    w.step(place);
+    farthest = std::max(farthest, std::hypot(w.x - place_x, w.y - place_y));
+  }
+  EXPECT_LT(farthest, 0.1) << "wandered off its place";
+}
+
 // Yellow robots standing at `at`, ids from 1.
 void add_opponents(msg::WorldEstimate& world, const std::vector<std::pair<double, double>>& at) {
   uint32_t id = 1;
