@@ -89,6 +89,10 @@ struct SkillParams {
   // (an opponent in its way) plans round all those at hand for
   // placement_detour_seconds.
   double placement_still_opponent_fraction = 0.25;
+  // Where the run back to a kick-off takes seconds (MSL), those standing
+  // still are planned round from further off: as far as the robot runs in
+  // this long (s) at its speed, beyond the four radii.
+  double placement_still_opponent_lookahead = 0.8;
   double placement_stuck_seconds = 0.5;
   double placement_detour_seconds = 2.0;
   double opponent_clearance = 0.01;   // m kept between our body and an opponent's on a planned path

@@ -1,6 +1,7 @@
 #include "actors/player_skills/skill_controller.hpp"
 
 #include <cmath>
+#include <optional>
 #include <random>
 #include <string>
 #include <tuple>
@@ -31,9 +32,11 @@ msg::MatchConfig mirosot_match() { return runtime::default_match_config(); }
 // WorldTracker, with seeded camera noise, so the whole per-robot pipeline is
 // in the loop.
 struct MiniWorld {
-  explicit MiniWorld(msg::MatchConfig c = mirosot_match()) : config(std::move(c)) {}
+  explicit MiniWorld(msg::MatchConfig c = mirosot_match(), SkillParams p = {})
+      : config(std::move(c)), params(p) {}
 
   msg::MatchConfig config;
+  SkillParams params;
   const msg::LeaguePreset& league = config.league();
   const bool omni = league.robot().drive() == msg::DRIVE_OMNI;
   double x = 0, y = 0, theta = 0;       // robot
@@ -57,7 +60,7 @@ struct MiniWorld {
 
   DetectionFilter filter{msg::BLUE, 1};
   WorldTracker tracker{msg::BLUE, 1, config.league()};
-  SkillController skills{msg::BLUE, 1, config.league()};
+  SkillController skills{msg::BLUE, 1, config.league(), params};
   MotorControl motor{config.league().robot(), 0.2};
   std::mt19937 rng{11};
   std::normal_distribution<double> noise{0.0, 1.0};
@@ -1026,6 +1029,60 @@ TEST(SkillController, PlacingRobotGoesRoundOpponentsAtHandBeforeTouchingOneUnles
       EXPECT_EQ(run.pushing_for, 0.0);
     }
   }
+}
+
+// A robot placing for an MSL kick-off runs back from (8, 2) to (-1.5, 2),
+// with an opponent standing at `opponent` (none if empty): when it is back
+// in its half (s, or -1 if it is not within 6 s) and how close it came to
+// the opponent's centre.
+struct RunBack {
+  double back_at = -1.0;
+  double closest = 1e9;
+};
+RunBack run_back_past(const SkillParams& params, std::optional<std::pair<double, double>> opponent) {
+  MiniWorld w(runtime::preset_match_config("msl"), params);
+  const double r = w.league.robot().radius();
+  w.x = 8.0;  // far enough to be up to speed before it comes near the opponent
+  w.y = 2.0;
+  w.theta = kPi;
+  if (opponent) w.opponents = {*opponent};
+  w.ball_moves = false;
+  msg::PlayerInstruction place;
+  place.set_directive(msg::COACH_PLACE);
+  place.set_role(msg::ROLE_SUPPORTER);
+  place.set_restart(msg::RESTART_KICKOFF);
+  place.mutable_ball_spot();
+  place.mutable_placement()->set_x(-1.5);
+  place.mutable_placement()->set_y(2.0);
+  place.mutable_placement()->set_theta(kPi);
+  RunBack run;
+  for (int k = 0; k < 6 * 50; ++k) {
+    w.step(place);
+    if (opponent) run.closest = std::min(run.closest, std::hypot(w.x - opponent->first, w.y - opponent->second));
+    if (run.back_at < 0.0 && w.x < -r) run.back_at = w.t;
+  }
+  return run;
+}
+
+TEST(SkillController, RobotRunningBackToAKickoffGoesRoundAnOpponentStandingInItsWayFromAfar) {
+  // MSL: a robot running back to its half at full speed came on an opponent
+  // standing in its way (at its kick-off spot, or their keeper) within the
+  // four radii it looks round at, a third of a second off, could not swerve
+  // at that speed and ran into it; 10 of 28 robots late at kick-offs lost
+  // one to two and a half seconds so. It looks as far ahead as it runs in
+  // placement_still_opponent_lookahead, and goes round at speed.
+  const double r = runtime::preset_match_config("msl").league().robot().radius();
+  const std::pair<double, double> in_the_way{3.5, 2.05};
+  const RunBack free_run = run_back_past(SkillParams{}, std::nullopt);
+  ASSERT_GT(free_run.back_at, 0.0);
+  const RunBack round = run_back_past(SkillParams{}, in_the_way);
+  EXPECT_GT(round.closest, 2.0 * r) << "ran into the opponent";
+  EXPECT_GT(round.back_at, 0.0);
+  EXPECT_LT(round.back_at, free_run.back_at + 0.3) << "slowed down going round";
+  SkillParams at_hand_only;
+  at_hand_only.placement_still_opponent_lookahead = 0.0;
+  EXPECT_LT(run_back_past(at_hand_only, in_the_way).closest, 2.0 * r)
+      << "the test scene would not test looking ahead";
 }
 
 TEST(SkillController, DoesNotDriveIntoATouchingOpponentFasterThanThePushingRuleAllows) {
