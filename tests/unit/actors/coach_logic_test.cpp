@@ -203,6 +203,26 @@ TEST(CoachLogic, AtTheirKickoffOurSpotsLieWellBehindTheHalfwayLineAndTheCircle) 
   }
 }
 
+// Running back from the far half to a wing near the centre circle, robots
+// crossed where the kicking team gathers round the ball.
+TEST(CoachLogic, AtTheirKickoffInMslTheWingsStandWideOfTheCentreCircle) {
+  const msg::LeaguePreset league = runtime::preset_match_config("msl").league();
+  const double L = league.field().length(), W = league.field().width(), r = league.robot().radius();
+  std::vector<uint32_t> robots;
+  for (uint32_t id = 1; id <= league.team_size(); ++id) robots.push_back(id);
+  for (bool attack_positive_x : {true, false}) {
+    SCOPED_TRACE(attack_positive_x ? "attacking +x" : "attacking -x");
+    int wings = 0;
+    for (const auto& p : CoachLogic(msg::BLUE, league).kickoff_placements(robots, attack_positive_x, false)) {
+      const double behind = attack_positive_x ? -p.pose().x() : p.pose().x();
+      if (behind > 2.0 * r + CoachLogic::kDeeperSlots * L || std::abs(p.pose().y()) < r) continue;
+      ++wings;
+      EXPECT_GE(std::abs(p.pose().y()), 0.3 * W - 1e-9) << "robot " << p.robot_id();
+    }
+    EXPECT_EQ(wings, 2);
+  }
+}
+
 TEST(CoachLogic, PlacementsOnlyForPresentRobots) {
   CoachLogic coach(msg::YELLOW, mirosot());
   const msg::CoachCommand c = coach.on_game_state(game(msg::REF_PREPARE_KICKOFF, msg::BLUE, false), {5, 2, 4});
