@@ -267,11 +267,9 @@ MslPlacing place_in_msl(msg::RestartKind restart) {
   return placing;
 }
 
-// The run back to an MSL kick-off takes seconds; handed out afresh every
-// cycle, spots swung between robots as they turned and ran.
-TEST(TeamSkillsActor, AtMslKickOffsARobotKeepsTheSpotItWasHanded) {
-  const MslPlacing placing = place_in_msl(msg::RESTART_KICKOFF);
-
+// Robot 2 is handed A and robot 3 B at first; after the move, robot 2 has
+// `then_2` and robot 3 `then_3`, and the keeper always its own.
+void expect_hand_outs(const MslPlacing& placing, const msg::Pose2& then_2, const msg::Pose2& then_3) {
   ASSERT_EQ(placing.before.size(), 3u) << "not every robot's player skills got an instruction";
   EXPECT_TRUE(placed_at(placing.before.at(2), msl_spot_a()));
   EXPECT_TRUE(placed_at(placing.before.at(3), msl_spot_b()));
@@ -280,27 +278,21 @@ TEST(TeamSkillsActor, AtMslKickOffsARobotKeepsTheSpotItWasHanded) {
     const Instructions& got = placing.after[i];
     ASSERT_EQ(got.size(), 3u);
     EXPECT_TRUE(placed_at(got.at(1), msl_keeper_spot()));
-    EXPECT_TRUE(placed_at(got.at(2), msl_spot_a()));
-    EXPECT_TRUE(placed_at(got.at(3), msl_spot_b()));
+    EXPECT_TRUE(placed_at(got.at(2), then_2));
+    EXPECT_TRUE(placed_at(got.at(3), then_3));
   }
+}
+
+// The run back to an MSL kick-off takes seconds; handed out afresh every
+// cycle, spots swung between robots as they turned and ran.
+TEST(TeamSkillsActor, AtMslKickOffsARobotKeepsTheSpotItWasHanded) {
+  expect_hand_outs(place_in_msl(msg::RESTART_KICKOFF), msl_spot_a(), msl_spot_b());
 }
 
 // The same scene at another restart: spots there can move with the robots, so
 // the hand-out is made afresh every cycle and follows the move.
 TEST(TeamSkillsActor, AtOtherMslRestartsTheSpotsAreHandedOutAfresh) {
-  const MslPlacing placing = place_in_msl(msg::RESTART_FREE_KICK);
-
-  ASSERT_EQ(placing.before.size(), 3u) << "not every robot's player skills got an instruction";
-  EXPECT_TRUE(placed_at(placing.before.at(2), msl_spot_a()));
-  EXPECT_TRUE(placed_at(placing.before.at(3), msl_spot_b()));
-  for (size_t i = 0; i < placing.after.size(); ++i) {
-    SCOPED_TRACE("cycle " + std::to_string(i + 1) + " after the move");
-    const Instructions& got = placing.after[i];
-    ASSERT_EQ(got.size(), 3u);
-    EXPECT_TRUE(placed_at(got.at(1), msl_keeper_spot()));
-    EXPECT_TRUE(placed_at(got.at(2), msl_spot_b()));
-    EXPECT_TRUE(placed_at(got.at(3), msl_spot_a()));
-  }
+  expect_hand_outs(place_in_msl(msg::RESTART_FREE_KICK), msl_spot_b(), msl_spot_a());
 }
 
 }  // namespace
