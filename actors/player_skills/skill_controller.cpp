@@ -305,18 +305,21 @@ void SkillController::give_way_to_teammates(const Pose& self, double& tx, double
     waypoint = m + pass->side * beside;
   }
   if (waypoint) T = *waypoint;
-  // Nearer a teammate than the waypoint beside it, a way that closes in on
-  // it holds the robot where it stands: the safety search lets the two only
-  // part. It slides round the teammate instead, edging away inside the
-  // berth. (MSL: a keeper backing to its line with its attacker half a
-  // metre behind it stood still, and the two crept into each other for
-  // 20 s. MiroSot: a robot just outside the berth, its waypoint beside the
-  // teammate across its front, crept 3 mm in 2 s and was still in the
-  // centre circle at the kick-off.)
+  // Nearer a teammate than the berth, a way that closes in on it holds the
+  // robot where it stands: the safety search lets the two only part. It
+  // slides round the teammate instead, edging away. (MSL: a keeper backing
+  // to its line with its attacker half a metre behind it stood still, and
+  // the two crept into each other for 20 s.) Placing, so does one nearer
+  // than the waypoint beside the teammate (MiroSot: heading for that
+  // waypoint across the teammate's front, a robot crept 3 mm in 2 s and
+  // was still in the centre circle at the kick-off). In play, where robots
+  // crowd round the ball, only within the berth as before: that is all
+  // the tracing supports, and own contacts in play are a target too.
+  const double slide_within = placing_ ? beside : keep;
   for (const V& m : teammates_) {
     const V to_mate = m - p;
     const double dist = to_mate.norm();
-    if (dist >= beside || dist < 1e-9) continue;
+    if (dist >= slide_within || dist < 1e-9) continue;
     const V u = to_mate / dist;
     const V way = T - p;
     if (way.dot(u) <= 0.0) continue;
@@ -1251,8 +1254,8 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   }
   // The attacker has right of way (it goes for the ball); everyone else,
   // placing for a restart included, goes round teammates.
-  give_way_ = params_.give_way &&
-              (instruction.directive() == msg::COACH_PLACE || instruction.role() != msg::ROLE_ATTACKER);
+  placing_ = instruction.directive() == msg::COACH_PLACE;
+  give_way_ = params_.give_way && (placing_ || instruction.role() != msg::ROLE_ATTACKER);
   const bool ball = world.ball().valid();
   opponents_.clear();
   for (const auto& opponent : world.opponents())

@@ -363,6 +363,7 @@ class SkillController {
   double placement_detour_until_ = -1e300;
   double last_wanted_speed_ = 0.0;  // m/s the skills asked for last cycle, before safety and pushing limits
   bool give_way_ = false;                   // this cycle: go round teammates (see give_way_to_teammates)
+  bool placing_ = false;                    // this cycle: placing for a restart
   PathPlanner planner_;
   FreeSpace free_space_;                    // where our centre may be: field, goal mouths, run-off
   std::vector<CircleObstacle> opponents_;   // this cycle's opponents
