@@ -21,6 +21,7 @@
 #include "runtime/config_loader.hpp"
 #include "runtime/directory.hpp"
 #include "runtime/message_types.hpp"
+#include "tests/unit/actors/estimate_test_helpers.hpp"
 
 namespace robocaf::actors {
 namespace {
@@ -43,18 +44,7 @@ caf::behavior command_sink(caf::event_based_actor* self, caf::actor directory, c
   };
 }
 
-msg::WorldEstimate estimate_of(uint32_t robot, uint64_t cycle, double x, double y, double theta) {
-  msg::WorldEstimate e;
-  e.set_cycle(cycle);
-  e.set_team(msg::BLUE);
-  e.set_robot_id(robot);
-  e.mutable_self()->set_team(msg::BLUE);
-  e.mutable_self()->set_robot_id(robot);
-  e.mutable_self()->mutable_pose()->set_x(x);
-  e.mutable_self()->mutable_pose()->set_y(y);
-  e.mutable_self()->mutable_pose()->set_theta(theta);
-  return e;
-}
+using testing::blue_estimate_of;
 
 TEST(CoachActor, RestartPlacementsStartFromWhereItsRobotsSayTheyAre) {
   Config config;
@@ -80,11 +70,11 @@ TEST(CoachActor, RestartPlacementsStartFromWhereItsRobotsSayTheyAre) {
   // other team in its own half: it stays where it is. Its kick-off slot is
   // in blue's own half, far from there.
   const double rx = 0.8, ry = -0.5, rtheta = 0.7;
-  self->send(coach, estimate_of(1, 3, -1.0, 0.0, 0.0));
-  self->send(coach, estimate_of(2, 3, -0.3, 0.2, 0.0));
-  self->send(coach, estimate_of(3, 3, rx, ry, rtheta));
+  self->send(coach, blue_estimate_of(1, 3, -1.0, 0.0, 0.0));
+  self->send(coach, blue_estimate_of(2, 3, -0.3, 0.2, 0.0));
+  self->send(coach, blue_estimate_of(3, 3, rx, ry, rtheta));
   // An estimate of a cycle not yet settled must not count.
-  self->send(coach, estimate_of(3, 400, 0.1, 0.1, 0.0));
+  self->send(coach, blue_estimate_of(3, 400, 0.1, 0.1, 0.0));
 
   std::optional<msg::CoachCommand> command;
   for (uint64_t cycle = 10; cycle < 100 && !command; ++cycle) {

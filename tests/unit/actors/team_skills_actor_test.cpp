@@ -23,6 +23,7 @@
 #include "runtime/config_loader.hpp"
 #include "runtime/directory.hpp"
 #include "runtime/message_types.hpp"
+#include "tests/unit/actors/estimate_test_helpers.hpp"
 
 namespace robocaf::actors {
 namespace {
@@ -75,14 +76,7 @@ msg::Placement placement(uint32_t robot, const msg::Pose2& spot) {
 }
 
 msg::WorldEstimate estimate_of(uint32_t robot, uint64_t cycle, const msg::Pose2& where) {
-  msg::WorldEstimate e;
-  e.set_cycle(cycle);
-  e.set_team(msg::BLUE);
-  e.set_robot_id(robot);
-  e.mutable_self()->set_team(msg::BLUE);
-  e.mutable_self()->set_robot_id(robot);
-  *e.mutable_self()->mutable_pose() = where;
-  return e;
+  return testing::blue_estimate_of(robot, cycle, where.x(), where.y(), where.theta());
 }
 
 // A placing command for blue's robots 1..n, each placed by id at `spots`.
@@ -99,10 +93,10 @@ msg::CoachCommand placing_command(msg::RestartKind restart, const std::map<uint3
   return command;
 }
 
-testing::AssertionResult placed_at(const msg::PlayerInstruction& instruction, const msg::Pose2& spot) {
+::testing::AssertionResult placed_at(const msg::PlayerInstruction& instruction, const msg::Pose2& spot) {
   const msg::Pose2& p = instruction.placement();
-  if (p.x() == spot.x() && p.y() == spot.y() && p.theta() == spot.theta()) return testing::AssertionSuccess();
-  return testing::AssertionFailure() << "placed at (" << p.x() << ", " << p.y() << ", " << p.theta() << ") instead of ("
+  if (p.x() == spot.x() && p.y() == spot.y() && p.theta() == spot.theta()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "placed at (" << p.x() << ", " << p.y() << ", " << p.theta() << ") instead of ("
                                      << spot.x() << ", " << spot.y() << ", " << spot.theta() << ")";
 }
 
