@@ -1274,10 +1274,9 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   // standing cost seconds (round them: 18 late in 20 matches against 28).
   // And round all at hand once the robot is stuck against one, asking for
   // speed and hardly moving.
-  const bool placing = instruction.directive() == msg::COACH_PLACE;
   const double top_speed = limit_or(league_.robot().max_speed(), 1.0);
   const double moving = std::hypot(world.self().velocity().x(), world.self().velocity().y());
-  if (placing && last_wanted_speed_ > 0.2 * top_speed && moving < 0.25 * last_wanted_speed_) {
+  if (placing_ && last_wanted_speed_ > 0.2 * top_speed && moving < 0.25 * last_wanted_speed_) {
     if (!placement_blocked_since_) placement_blocked_since_ = t;
     if (t - *placement_blocked_since_ >= params_.placement_stuck_seconds)
       placement_detour_until_ = t + params_.placement_detour_seconds;
@@ -1286,7 +1285,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   }
   plan_round_ = opponents_;
   bool detouring = false;
-  if (placing) {
+  if (placing_) {
     const bool every_one = instruction.restart() != msg::RESTART_KICKOFF || t < placement_detour_until_;
     // Where the run back takes a second (MiroSot), the other team stands
     // still at its spots while ours come back through them, and a way round

@@ -234,6 +234,18 @@ msg::PlayerInstruction placing_away_from_spot(double x, double y, double spot_x,
   return i;
 }
 
+// A robot with `role` placing for `restart` at (x, y) facing theta.
+msg::PlayerInstruction placing_for(msg::RestartKind restart, msg::Role role, double x, double y, double theta) {
+  msg::PlayerInstruction i;
+  i.set_directive(msg::COACH_PLACE);
+  i.set_restart(restart);
+  i.set_role(role);
+  i.mutable_placement()->set_x(x);
+  i.mutable_placement()->set_y(y);
+  i.mutable_placement()->set_theta(theta);
+  return i;
+}
+
 struct AttackCase {
   const char* name;
   double x, y, theta, bx, by;
@@ -830,13 +842,8 @@ TEST(SkillController, PlacingRobotCloseToATeammateInItsWayGoesRoundIt) {
   w.bx = 0.0;
   w.by = 0.0;
   w.ball_moves = false;
-  msg::PlayerInstruction place;
-  place.set_directive(msg::COACH_PLACE);
-  place.set_role(msg::ROLE_KEEPER);
-  place.set_restart(msg::RESTART_KICKOFF);
+  msg::PlayerInstruction place = placing_for(msg::RESTART_KICKOFF, msg::ROLE_KEEPER, goal_x, 0.0, kPi);
   place.mutable_ball_spot();
-  place.mutable_placement()->set_x(goal_x);
-  place.mutable_placement()->set_theta(kPi);
   for (int k = 0; k < 2 * 50; ++k) {
     w.step(place);
     ASSERT_GT(std::hypot(w.x - mate_x, w.y - mate_y), 2.0 * r) << "touched its teammate at " << w.t << " s";
@@ -934,13 +941,7 @@ PlacingPastAWall place_past_a_wall(const msg::LeaguePreset& league, const SkillP
                                    msg::RestartKind restart, double opponent_speed, int steps) {
   const double r = league.robot().radius();
   SkillController skills(msg::BLUE, 1, league, params);
-  msg::PlayerInstruction place;
-  place.set_directive(msg::COACH_PLACE);
-  place.set_restart(restart);
-  place.set_role(msg::ROLE_SUPPORTER);
-  place.mutable_placement()->set_x(0.2);
-  place.mutable_placement()->set_y(0.42);
-  place.mutable_placement()->set_theta(kPi);
+  const msg::PlayerInstruction place = placing_for(restart, msg::ROLE_SUPPORTER, 0.2, 0.42, kPi);
   double x = 0.9, y = 0.42, theta = kPi, vx = 0.0, vy = 0.0;
   const std::vector<std::pair<double, double>> opponents{{0.63, 0.42 - 2.2 * r}, {0.63, 0.42}, {0.63, 0.42 + 2.2 * r}};
   double pushing_for = 0.0;
@@ -1047,14 +1048,8 @@ RunBack run_back_past(const SkillParams& params, std::optional<std::pair<double,
   w.theta = kPi;
   if (opponent) w.opponents = {*opponent};
   w.ball_moves = false;
-  msg::PlayerInstruction place;
-  place.set_directive(msg::COACH_PLACE);
-  place.set_role(msg::ROLE_SUPPORTER);
-  place.set_restart(msg::RESTART_KICKOFF);
+  msg::PlayerInstruction place = placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, -1.5, 2.0, kPi);
   place.mutable_ball_spot();
-  place.mutable_placement()->set_x(-1.5);
-  place.mutable_placement()->set_y(2.0);
-  place.mutable_placement()->set_theta(kPi);
   RunBack run;
   for (int k = 0; k < 6 * 50; ++k) {
     w.step(place);
