@@ -1285,6 +1285,9 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   }
   plan_round_ = opponents_;
   bool detouring = false;
+  bool ball_planned_round = false;
+  // A place this near the ball is the taker's.
+  const double taker_reach = 2.0 * (league_.robot().radius() + league_.ball().radius());
   if (placing_) {
     const bool every_one = instruction.restart() != msg::RESTART_KICKOFF || t < placement_detour_until_;
     // Where the run back takes a second (MiroSot), the other team stands
@@ -1308,6 +1311,31 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
                               (standing_ones && standing && distance <= at_hand_standing);
       if (round_this) plan_round_.push_back({centre, league_.robot().radius()});
     }
+    // Round the ball and the spot it goes back to, unless the place is at
+    // the ball (the taker's). Going round only the target's last leg, a robot
+    // led past the ball by its way round an opponent, or reversing into it
+    // while it turned about, pushed the ball off its spot; the referee put it
+    // back behind the robot, which then stood inside the distance (MSL vs
+    // chaser: 5 of the 32 robots moved at restarts other than kick-offs).
+    // Not at kick-offs, where the robots of the team not kicking off go round
+    // the centre circle, and the others' spots lie away from the ball.
+    const V place(instruction.placement().x(), instruction.placement().y());
+    // As wide as detour_around_ball() passes it (the planner adds the robot's
+    // radius and its clearance): a plan pulled taut round the ball alone
+    // grazed it, and a differential robot cutting the corner touched it.
+    const double r = league_.robot().radius();
+    const double ball_berth =
+        1.3 * (1.25 * r + league_.ball().radius() + params_.ball_clearance) - r - params_.opponent_clearance;
+    auto keep_off = [&](const V& at) {
+      if (std::isfinite(at.x()) && std::isfinite(at.y()) && (place - at).norm() > taker_reach)
+        plan_round_.push_back({at, ball_berth});
+    };
+    const size_t opponents_planned_round = plan_round_.size();
+    if (instruction.restart() != msg::RESTART_KICKOFF) {
+      if (ball) keep_off(V(world.ball().position().x(), world.ball().position().y()));
+      if (instruction.has_ball_spot()) keep_off(V(instruction.ball_spot().x(), instruction.ball_spot().y()));
+    }
+    ball_planned_round = plan_round_.size() > opponents_planned_round;
     detouring = !plan_round_.empty();
   }
   avoid_opponents_ =
@@ -1348,9 +1376,14 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
         }
       }
     }
-    // Round where the referee will put the ball, and round the ball itself.
-    if (spot) detour_around_ball(self, spot->x(), spot->y(), tx, ty);
-    if (ball) detour_around_ball(self, world.ball().position().x(), world.ball().position().y(), tx, ty);
+    // Round where the referee will put the ball, and round the ball itself,
+    // unless the planner already goes round them: a waypoint beside the
+    // ball could lie on an opponent there, and the plan to it then swung
+    // from one side of the ball to the other.
+    if (!(avoid_opponents_ && ball_planned_round)) {
+      if (spot) detour_around_ball(self, spot->x(), spot->y(), tx, ty);
+      if (ball) detour_around_ball(self, world.ball().position().x(), world.ball().position().y(), tx, ty);
+    }
     v = go_to_pose(self, tx, ty, instruction.placement().theta(), true, params_.placement_fraction);
     // A ball held in the mouth goes wherever the robot drives or turns: it
     // backs straight off it first, which leaves the ball where it lies (MSL:
@@ -1358,7 +1391,6 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // the free kick's spot with it, and the referee moved it off at the end).
     // Not a taker, whose place is at the ball.
     const V held(world.ball().position().x(), world.ball().position().y());
-    const double taker_reach = 2.0 * (league_.robot().radius() + league_.ball().radius());
     if (ball && holds_ball(self, held) && (place - held).norm() > taker_reach) {
       v = Vel{};
       v.vx = -params_.placement_fraction * limit_or(league_.robot().max_speed(), 1.0);

@@ -1842,5 +1842,51 @@ TEST(SkillController, OmniRobotWithKickerKicksWhenAligned) {
   EXPECT_GT(c.velocity().vx(), 0.0);
 }
 
+
+// MSL, our free kick, the ball on its spot at (0, 0): a robot that is not
+// the taker stands at (-0.8, y0) facing theta and is placed at (2, 0.2),
+// beyond the ball, with an opponent standing at `opponent` beside the ball.
+// How far the ball was pushed off its spot, and how far the robot is from its
+// place after 5 s.
+struct PlacingPastTheBall {
+  double ball_moved = 0.0;
+  double from_place = 0.0;
+};
+PlacingPastTheBall place_past_the_ball(double y0, double theta, std::pair<double, double> opponent) {
+  MiniWorld w(runtime::preset_match_config("msl"));
+  w.x = -0.8;
+  w.y = y0;
+  w.theta = theta;
+  w.opponents = {opponent};
+  const double px = 2.0, py = 0.2;
+  msg::PlayerInstruction place = placing_away_from_spot(px, py, 0.0, 0.0);
+  place.set_restart(msg::RESTART_FREE_KICK);
+  PlacingPastTheBall run;
+  for (int k = 0; k < 5 * 50; ++k) {
+    w.step(place);
+    run.ball_moved = std::max(run.ball_moved, std::hypot(w.bx, w.by));
+  }
+  run.from_place = std::hypot(w.x - px, w.y - py);
+  return run;
+}
+
+TEST(SkillController, PlacingRobotGoesRoundTheBallAndAnOpponentBesideItWithoutTouchingTheBall) {
+  // MSL vs chaser: robots placing for restarts other than kick-offs pushed
+  // the ball off its spot; the referee put it back behind them, inside the
+  // distance (5 of 32 robots it moved). Going round the opponent, the plan
+  // led past the ball, round which only the last leg to the place went. In
+  // each scene the robot, without the ball in its plan, pushed it 2-5 m.
+  for (const auto& [ox, oy, y0] : std::vector<std::tuple<double, double, double>>{
+           {0.0, 0.55, 0.3}, {0.0, 0.7, 0.3}, {0.0, 0.7, 0.1}, {0.4, 0.7, 0.0}, {-0.4, 0.55, 0.1}}) {
+    for (const double theta : {0.0, kPi}) {
+      SCOPED_TRACE(::testing::Message() << "opponent (" << ox << ", " << oy << "), robot at y " << y0
+                                        << " facing " << theta);
+      const PlacingPastTheBall run = place_past_the_ball(y0, theta, {ox, oy});
+      EXPECT_LT(run.ball_moved, 0.005) << "pushed the ball off its spot";
+      EXPECT_LT(run.from_place, 0.1) << "not at its place after 5 s";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace robocaf::actors
