@@ -100,29 +100,25 @@ std::vector<msg::Placement> PlacementSharer::share(const std::vector<msg::Placem
     return placements;
   }
   Sharing chosen = best_sharing(placements, poses, *movers);
-  // The last hand-out, if the same robots share the same coach spots: its
-  // keys are then this cycle's movers, and its values (a permutation of the
-  // keys) name their spots.
-  std::map<uint32_t, size_t> spot_index;  // a mover's id -> index into movers
-  for (size_t j = 0; j < movers->size(); ++j) spot_index[placements[(*movers)[j]].robot_id()] = j;
-  bool fits = spot_of_.size() == movers->size();
-  std::vector<size_t> last;
-  for (size_t k = 0; k < movers->size() && fits; ++k) {
-    const auto it = spot_of_.find(placements[(*movers)[k]].robot_id());
-    fits = it != spot_of_.end();
-    if (fits) last.push_back(spot_index.at(it->second));
-  }
+  // The last hand-out, if the same robots share: each robot keeps the spot
+  // that lies nearest where its last one did (the hand-out that moves the
+  // spots least, found as if the robots stood at their last spots). Fixed
+  // spots are thus kept exactly; spots that moved with the robots are
+  // followed, whichever robot the coach now names for them.
+  bool fits = handed_.size() == movers->size();
+  for (size_t k = 0; k < movers->size() && fits; ++k) fits = handed_.count(placements[(*movers)[k]].robot_id()) > 0;
   if (fits) {
-    const Cost kept = cost_of(placements, poses, *movers, last);
+    const Sharing last = best_sharing(placements, handed_, *movers);
+    const Cost kept = cost_of(placements, poses, *movers, last.order);
     if (!(chosen.cost.longest < kept.longest - keep_margin_)) {
-      chosen.order = last;
+      chosen.order = last.order;
       chosen.cost = kept;
     }
   }
-  spot_of_.clear();
-  for (size_t k = 0; k < movers->size(); ++k)
-    spot_of_[placements[(*movers)[k]].robot_id()] = placements[(*movers)[chosen.order[k]]].robot_id();
-  return handed_out(placements, chosen);
+  std::vector<msg::Placement> out = handed_out(placements, chosen);
+  handed_.clear();
+  for (size_t k = 0; k < movers->size(); ++k) handed_[out[(*movers)[k]].robot_id()] = out[(*movers)[k]].pose();
+  return out;
 }
 
 }  // namespace robocaf::actors

@@ -30,29 +30,32 @@ std::vector<msg::Placement> share_placements_by_distance(const std::vector<msg::
                                                          uint32_t fixed_id);
 
 /// share_placements_by_distance() cycle after cycle, for one placement
-/// phase whose spots stand still (a kick-off's formation): a robot keeps the
-/// spot it was handed until another hand-out would make the longest run
-/// shorter by more than `keep_margin` (m). Shared afresh every cycle, the
-/// hand-out swung to and fro as robots turned and ran, and each swing turned
-/// robots round: MSL, two robots handed three different spots in 2 s and
-/// dithering 8 m from where they had to be at the kick-off. Not for spots
-/// that move with the robots (a restart's "stay where you stand"): kept,
-/// such a spot would lead its new owner into the robot it came from.
+/// phase: a robot keeps the spot it was handed (or, where the coach's spots
+/// moved, the one now nearest it) until another hand-out would make the
+/// longest run shorter by more than `keep_margin` (m). Shared afresh every
+/// cycle, the hand-out swung to and fro as robots turned and ran, and each
+/// swing turned robots round: MSL, two robots handed three different spots
+/// in 2 s and dithering 8 m from where they had to be at the kick-off; at
+/// drop balls and free kicks, three robots swapped spots every cycle for 2 s
+/// beside the ball. Spots are followed by where they lie, not by the robot
+/// the coach names for them: at restarts other than kick-offs the coach
+/// derives a robot's spot from where it stands, and a spot kept by the
+/// coach's name led its new owner into the robot it came from.
 class PlacementSharer {
  public:
   explicit PlacementSharer(double keep_margin) : keep_margin_(keep_margin) {}
 
   /// As share_placements_by_distance(), sticking to the last hand-out where
-  /// the same robots share the same coach spots.
+  /// the same robots share.
   std::vector<msg::Placement> share(const std::vector<msg::Placement>& placements,
                                     const std::map<uint32_t, msg::Pose2>& poses, uint32_t fixed_id);
 
   /// The placement phase is over: the next share() starts afresh.
-  void forget() { spot_of_.clear(); }
+  void forget() { handed_.clear(); }
 
  private:
   double keep_margin_;
-  std::map<uint32_t, uint32_t> spot_of_;  // robot id -> id the coach gave its spot to
+  std::map<uint32_t, msg::Pose2> handed_;  // robot id -> spot it was handed last
 };
 
 }  // namespace robocaf::actors

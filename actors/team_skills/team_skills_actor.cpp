@@ -86,19 +86,19 @@ msg::RoleAssignment assignment_header(const Self* self, const msg::CoachCommand&
 
 // Central: the coach places by id; the field players share its spots out by
 // distance from where they are (the keeper, the lowest id, keeps its own).
-// Kick-off spots stand still, and where the run back is long (MSL) a robot
-// keeps the one it was handed. Elsewhere the hand-out is made afresh every
-// cycle: at other restarts a robot's spot can be where it stands, and
-// follows it (kept, it led its new owner into the robot: MSL drop balls);
-// and where the run back takes a second (MiroSot), a fresh hand-out passes
-// the spot of a robot held up on the way to another (kept: 12 robots late
-// in 20 matches against 3). Not shared at all, robots the referee moved at
-// restarts other than kick-offs rose from 21 to 70 in 20 MSL matches.
+// Where the run back to a kick-off is long (MSL) a robot keeps the spot it
+// was handed, at every restart (PlacementSharer): handed out afresh every
+// cycle, three robots beside a drop ball or free kick swapped spots every
+// cycle for seconds. Where the run back takes a second (MiroSot), the
+// hand-out is made afresh every cycle: kept, a robot held up on the way to
+// one spot kept it while another passed by (12 robots late in 20 matches
+// against 3). Not shared at all, robots the referee moved at restarts other
+// than kick-offs rose from 21 to 70 in 20 MSL matches.
 msg::CoachCommand with_placements_shared(PlacementSharer* sharer, const msg::CoachCommand& coach,
                                          const std::vector<msg::WorldEstimate>& latest,
                                          const std::vector<uint32_t>& present) {
   const bool placing = coach.directive() == msg::COACH_PLACE;
-  const bool keep_hand_out = sharer != nullptr && placing && coach.restart() == msg::RESTART_KICKOFF;
+  const bool keep_hand_out = sharer != nullptr && placing;
   if (sharer != nullptr && !keep_hand_out) sharer->forget();
   if (!placing || coach.placements().empty() || present.empty()) return coach;
   std::map<uint32_t, msg::Pose2> poses;

@@ -148,5 +148,28 @@ TEST(PlacementSharing, TheSharerStartsAfreshWhenTheRobotsChange) {
   for (size_t i = 0; i < three.size(); ++i) EXPECT_EQ(shared[i].SerializeAsString(), best[i].SerializeAsString());
 }
 
+// At restarts other than kick-offs the coach derives each robot's spot from
+// where it stands, so after the sharer swapped two spots the coach may name
+// them the other way round next cycle, a little moved. Each robot keeps the
+// spot nearest its last one: kept by the coach's name instead, both robots
+// would be sent across to the other's side.
+TEST(PlacementSharing, TheSharerFollowsItsSpotsByWhereTheyLieNotByTheRobotTheCoachNames) {
+  const std::map<uint32_t, msg::Pose2> poses = {{1, at(-8.0, 0.0)}, {2, at(4.0, -0.1)}, {3, at(4.0, 0.1)}};
+  PlacementSharer sharer(0.5);
+  const auto first = sharer.share({spot(1, -8.0, 0.0), spot(2, -2.0, 1.0), spot(3, -2.0, -1.0)}, poses, 1);
+  ASSERT_EQ(first[1].pose().y(), -1.0);
+  ASSERT_EQ(first[2].pose().y(), 1.0);
+  // The coach now names the low spot robot 2's, both moved 0.1 m.
+  const std::vector<msg::Placement> renamed = {spot(1, -8.0, 0.0), spot(2, -2.1, -1.05), spot(3, -2.1, 1.05)};
+  const auto kept = sharer.share(renamed, poses, 1);
+  EXPECT_EQ(kept[1].pose().y(), -1.05);
+  EXPECT_EQ(kept[2].pose().y(), 1.05);
+  // Robots standing where either hand-out is as good: still the same.
+  const std::map<uint32_t, msg::Pose2> level = {{1, at(-8.0, 0.0)}, {2, at(4.0, 0.0)}, {3, at(4.0, 0.0)}};
+  const auto again = sharer.share({spot(1, -8.0, 0.0), spot(2, -2.1, 1.05), spot(3, -2.1, -1.05)}, level, 1);
+  EXPECT_EQ(again[1].pose().y(), -1.05);
+  EXPECT_EQ(again[2].pose().y(), 1.05);
+}
+
 }  // namespace
 }  // namespace robocaf::actors

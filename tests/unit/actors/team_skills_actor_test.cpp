@@ -238,16 +238,16 @@ std::map<uint32_t, msg::Pose2> msl_robots_after_the_move() {
   return {{1, msl_keeper_spot()}, {2, pose(-5.0, -0.1, 0.0)}, {3, pose(-5.0, 0.1, 0.0)}};
 }
 
-// Placing for `restart` in MSL, first with the robots before their small
-// move, then for a few cycles after it; returns the instructions of the
+// Placing for `restart` (in `preset`, on MSL's coordinates), first with the
+// robots before their small move, then for a few cycles after it; returns the instructions of the
 // first cycle and of every cycle after the move.
 struct MslPlacing {
   Instructions before;
   std::vector<Instructions> after;
 };
 
-MslPlacing place_in_msl(msg::RestartKind restart) {
-  CentralTeamSkills team("msl", {1, 2, 3});
+MslPlacing place_in(const std::string& preset, msg::RestartKind restart) {
+  CentralTeamSkills team(preset, {1, 2, 3});
   // The coach hands the spots out by id the other way round, so the first
   // hand-out is the team skills' own.
   const msg::CoachCommand command =
@@ -280,13 +280,21 @@ void expect_hand_outs(const MslPlacing& placing, const msg::Pose2& then_2, const
 // The run back to an MSL kick-off takes seconds; handed out afresh every
 // cycle, spots swung between robots as they turned and ran.
 TEST(TeamSkillsActor, AtMslKickOffsARobotKeepsTheSpotItWasHanded) {
-  expect_hand_outs(place_in_msl(msg::RESTART_KICKOFF), msl_spot_a(), msl_spot_b());
+  expect_hand_outs(place_in("msl", msg::RESTART_KICKOFF), msl_spot_a(), msl_spot_b());
 }
 
-// The same scene at another restart: spots there can move with the robots, so
-// the hand-out is made afresh every cycle and follows the move.
-TEST(TeamSkillsActor, AtOtherMslRestartsTheSpotsAreHandedOutAfresh) {
-  expect_hand_outs(place_in_msl(msg::RESTART_FREE_KICK), msl_spot_b(), msl_spot_a());
+// The same scene at another restart: handed out afresh every cycle, three
+// robots beside a drop ball or free kick swapped spots every cycle for
+// seconds. (Spots that move with the robots are followed where they lie:
+// PlacementSharing tests.)
+TEST(TeamSkillsActor, AtOtherMslRestartsARobotKeepsTheSpotItWasHandedToo) {
+  expect_hand_outs(place_in("msl", msg::RESTART_FREE_KICK), msl_spot_a(), msl_spot_b());
+}
+
+// Where the run back takes a second (MiroSot) the hand-out is made afresh
+// every cycle and follows the move.
+TEST(TeamSkillsActor, InMiroSotTheSpotsAreHandedOutAfresh) {
+  expect_hand_outs(place_in("mirosot", msg::RESTART_KICKOFF), msl_spot_b(), msl_spot_a());
 }
 
 }  // namespace
