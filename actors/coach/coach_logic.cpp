@@ -153,9 +153,15 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
   // settling and the error of its pose estimate: the referee measures the
   // true pose. Our own robots at our restart only have to stay off the ball
   // and out of the taker's way.
+  // A robot sent to `keep` stops a few centimetres either side of it and its
+  // pose estimate wavers by as much: judged against `keep` itself, it was
+  // told to stay one cycle and sent round the ball the next, where a
+  // teammate stood in the way of the nearest point (MSL: two robots beside a
+  // corner kick swapped spots 2 m apart every cycle for half a second).
+  const double stay_keep = keep - kStayFraction * restart_margin();
   const Point kicker_at{kicker_spot.x(), kicker_spot.y()};
   auto may_stay = [&](Point at) {
-    if (!we_take) return dist(at, ball) >= keep;
+    if (!we_take) return dist(at, ball) >= stay_keep;
     return dist(at, ball) >= r + ball_r + restart_margin() && dist(at, kicker_at) >= 2.0 * r + restart_margin();
   };
 

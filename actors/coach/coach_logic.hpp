@@ -64,7 +64,9 @@ class CoachLogic {
   ///   than rules.restart_distance plus restart_margin() to the ball go to
   ///   that distance, straight away from the ball if that point is inside the
   ///   field and free, else the nearest such point around the ball, facing
-  ///   the ball; the others keep their place and heading. The other team's
+  ///   the ball; the others, and those short of that distance by no more
+  ///   than kStayFraction of restart_margin() (they reached it, give or take
+  ///   their arrival and pose estimate), keep their place and heading. The other team's
   ///   restart in our half also gets a wall: the two field players nearest
   ///   to it stand side by side across the line from the ball to our goal
   ///   centre, at that distance, where that is outside the goal area.
@@ -85,6 +87,9 @@ class CoachLogic {
   /// the ball: covers their arrival tolerance so the referee finds them clear.
   double restart_margin() const;
 
+  /// How much of restart_margin() a robot that went to the restart distance
+  /// plus that margin may fall short of it and still stay where it stands.
+  static constexpr double kStayFraction = 0.4;
   /// Centre distance of the restart taker behind the ball, in robot radii.
   static constexpr double kKickerRadii = 2.0;
   /// How much deeper the slots nearest the centre stand at the other team's

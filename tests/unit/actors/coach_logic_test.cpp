@@ -482,6 +482,29 @@ TEST(CoachLogic, ARobotJustOutsideTheRestartDistanceStillMovesToTheMargin) {
   EXPECT_NEAR(dist(*p, 0.5, 0.3), d + coach.restart_margin(), 1e-9);
 }
 
+// A robot sent to the restart distance plus the margin stops a little
+// either side of it, and its pose estimate wavers as much. Just short, it
+// stays where it stands: moved on, with a teammate standing at the nearest
+// point, it was sent round the ball every other cycle (MSL corner kicks).
+// Short by more than that, it still moves out to the margin.
+TEST(CoachLogic, ARobotThatReachedTheMarginStaysThoughItStandsAFewCentimetresShort) {
+  const msg::LeaguePreset league = runtime::preset_match_config("msl").league();
+  CoachLogic coach(msg::BLUE, league);  // defends -x
+  const double keep = league.rules().restart_distance() + coach.restart_margin();
+  const double short_by = 0.9 * CoachLogic::kStayFraction * coach.restart_margin();
+  const double bx = 5.0, by = 0.0;  // their free kick in their half: no wall
+  // Robot 2 straight behind the ball from robot 3, 3 on the line from the
+  // ball to robot 2 beyond it: the nearest point at `keep` is taken by 3.
+  const CoachLogic::RobotPoses reached{{1, pose(-8.7, 0.0)}, {2, pose(bx - keep + short_by, 0.0, 0.3)},
+                                       {3, pose(bx - keep - 0.2, 0.1)}};
+  const auto c = coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::YELLOW, bx, by), {1, 2, 3}, reached);
+  EXPECT_EQ(placement_of(c, 2)->SerializeAsString(), reached.at(2).SerializeAsString());
+  CoachLogic::RobotPoses inside = reached;
+  inside[2] = pose(bx - keep + 2.0 * short_by, 0.0, 0.3);
+  const auto moved = coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::YELLOW, bx, by), {1, 2, 3}, inside);
+  EXPECT_NEAR(dist(*placement_of(moved, 2), bx, by), keep, 1e-9);
+}
+
 TEST(CoachLogic, AtOurRestartRobotsOnTheBallOrInTheTakersWayMakeRoom) {
   const msg::LeaguePreset league = with_restart_distance(mirosot(), 0.3);
   CoachLogic coach(msg::BLUE, league);  // attacks +x
