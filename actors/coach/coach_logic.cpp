@@ -156,8 +156,8 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
   // A robot sent to `keep` stops a few centimetres either side of it and its
   // pose estimate wavers by as much: judged against `keep` itself, it was
   // told to stay one cycle and sent round the ball the next, where a
-  // teammate stood in the way of the nearest point (MSL: two robots beside a
-  // corner kick swapped spots 2 m apart every cycle for half a second).
+  // teammate stood in the way of the nearest point (MSL: two robots near our
+  // goal area swapped spots 2 m apart every cycle for half a second).
   const double stay_keep = keep - kStayFraction * restart_margin();
   const Point kicker_at{kicker_spot.x(), kicker_spot.y()};
   auto may_stay = [&](Point at) {

@@ -485,7 +485,7 @@ TEST(CoachLogic, ARobotJustOutsideTheRestartDistanceStillMovesToTheMargin) {
 // A robot sent to the restart distance plus the margin stops a little
 // either side of it, and its pose estimate wavers as much. Just short, it
 // stays where it stands: moved on, with a teammate standing at the nearest
-// point, it was sent round the ball every other cycle (MSL corner kicks).
+// point, it was sent round the ball every other cycle (MSL, near our goal).
 // Short by more than that, it still moves out to the margin.
 TEST(CoachLogic, ARobotThatReachedTheMarginStaysThoughItStandsAFewCentimetresShort) {
   const msg::LeaguePreset league = runtime::preset_match_config("msl").league();
