@@ -346,7 +346,7 @@ void SkillController::avoid_ball(const Pose& self, double bx, double by, double&
   // the ball moves out of a wider berth, and the path goes round it. (A
   // defender running back at a ball near its goal would push it in.)
   const double extra = 0.03;
-  const double R = 1.25 * league_.robot().radius() + league_.ball().radius() + params_.ball_clearance + extra;
+  const double R = ball_pass_radius(extra);
   const V b(bx, by), p(self.x, self.y);
   V T(tx, ty);
   if ((T - b).norm() < R) {
@@ -390,24 +390,28 @@ bool SkillController::holds_ball(const Pose& self, const V& ball) const {
 
 void SkillController::detour_around_ball(const Pose& self, double bx, double by, double& tx, double& ty,
                                          double extra) const {
-  // A cube's corners reach out to sqrt(2) r; 1.25 r is a compromise.
-  const double R = 1.25 * league_.robot().radius() + league_.ball().radius() + params_.ball_clearance + extra;
+  const double R = ball_pass_radius(extra);
   const V p(self.x, self.y), b(bx, by), T(tx, ty);
   if ((T - b).norm() < R) return;  // the target is at the ball: nothing to go round
   const auto pass = passes_close(p, T, b, R);
   if (!pass) return;
   const V perp = pass->side;
-  V w = b + perp * 1.3 * R;
+  V w = b + perp * kBallWaypointFactor * R;
   double wx = w.x(), wy = w.y();
   clamp_to_field(wx, wy);
   if ((V(wx, wy) - b).norm() < R) {  // squeezed against a wall: the other side
-    w = b - perp * 1.3 * R;
+    w = b - perp * kBallWaypointFactor * R;
     wx = w.x();
     wy = w.y();
     clamp_to_field(wx, wy);
   }
   tx = wx;
   ty = wy;
+}
+
+double SkillController::ball_pass_radius(double extra) const {
+  // A cube's corners reach out to sqrt(2) r; 1.25 r is a compromise.
+  return 1.25 * league_.robot().radius() + league_.ball().radius() + params_.ball_clearance + extra;
 }
 
 void SkillController::detour_around_circle(const Pose& self, const V& c, double R, double& tx, double& ty) const {
@@ -854,7 +858,7 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
   // Approach. From the wrong side: round the ball (never through it). From
   // behind: chase a point on the line behind the ball that slides towards the
   // ball as the robot closes in, so it arrives on the line already aligned.
-  const double R = 1.25 * r + rb + params_.ball_clearance;
+  const double R = ball_pass_radius();
   const double to_ball = (b - p).norm();
   // Slow near the ball, but never slower than the ball itself.
   const double near_ball_cap = std::min(max_speed, std::clamp(2.0 * (to_ball - contact), 0.3, cruise) + bv.norm());
@@ -1286,6 +1290,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   plan_round_ = opponents_;
   bool detouring = false;
   bool ball_planned_round = false;
+  const V place(instruction.placement().x(), instruction.placement().y());
   // A place this near the ball is the taker's.
   const double taker_reach = 2.0 * (league_.robot().radius() + league_.ball().radius());
   if (placing_) {
@@ -1319,13 +1324,11 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // chaser: 5 of the 32 robots moved at restarts other than kick-offs).
     // Not at kick-offs, where the robots of the team not kicking off go round
     // the centre circle, and the others' spots lie away from the ball.
-    const V place(instruction.placement().x(), instruction.placement().y());
     // As wide as detour_around_ball() passes it (the planner adds the robot's
     // radius and its clearance): a plan pulled taut round the ball alone
     // grazed it, and a differential robot cutting the corner touched it.
-    const double r = league_.robot().radius();
     const double ball_berth =
-        1.3 * (1.25 * r + league_.ball().radius() + params_.ball_clearance) - r - params_.opponent_clearance;
+        kBallWaypointFactor * ball_pass_radius() - league_.robot().radius() - params_.opponent_clearance;
     auto keep_off = [&](const V& at) {
       if (std::isfinite(at.x()) && std::isfinite(at.y()) && (place - at).norm() > taker_reach)
         plan_round_.push_back({at, ball_berth});
@@ -1354,7 +1357,6 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
                 std::isfinite(instruction.ball_spot().y())
             ? std::optional<V>(V(instruction.ball_spot().x(), instruction.ball_spot().y()))
             : std::nullopt;
-    const V place(instruction.placement().x(), instruction.placement().y());
     const double keep_out = instruction.keep_out_radius();
     if (spot && std::isfinite(keep_out) && keep_out > 0.0) {
       const double R = keep_out + 0.5 * league_.robot().radius();

@@ -217,6 +217,10 @@ class SkillController {
   // Replaces the target by a waypoint beside the ball when the straight path
   // to it would touch the ball (targets at the ball itself are left alone).
   void detour_around_ball(const Pose& self, double bx, double by, double& tx, double& ty, double extra = 0.0) const;
+  // How near the ball's centre a way may pass before detour_around_ball goes
+  // round it, and how far from it the waypoint beside it lies.
+  double ball_pass_radius(double extra = 0.0) const;
+  static constexpr double kBallWaypointFactor = 1.3;  // waypoint at this many pass radii
   // When the straight way from the robot to (tx, ty) passes through the
   // circle of radius R round `centre` and the target lies outside it, moves
   // the target onto the tangent from the robot to the circle, a little past

@@ -1842,7 +1842,6 @@ TEST(SkillController, OmniRobotWithKickerKicksWhenAligned) {
   EXPECT_GT(c.velocity().vx(), 0.0);
 }
 
-
 // MSL, our free kick, the ball on its spot at (0, 0): a robot that is not
 // the taker stands at (-0.8, y0) facing theta and is placed at (2, 0.2),
 // beyond the ball, with an opponent standing at `opponent` beside the ball.

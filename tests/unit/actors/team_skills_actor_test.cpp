@@ -239,20 +239,20 @@ std::map<uint32_t, msg::Pose2> msl_robots_after_the_move() {
 }
 
 // Placing for `restart` (in `preset`, on MSL's coordinates), first with the
-// robots before their small move, then for a few cycles after it; returns the instructions of the
-// first cycle and of every cycle after the move.
-struct MslPlacing {
+// robots before their small move, then for a few cycles after it; returns
+// the instructions of the first cycle and of every cycle after the move.
+struct Placing {
   Instructions before;
   std::vector<Instructions> after;
 };
 
-MslPlacing place_in(const std::string& preset, msg::RestartKind restart) {
+Placing place_in(const std::string& preset, msg::RestartKind restart) {
   CentralTeamSkills team(preset, {1, 2, 3});
   // The coach hands the spots out by id the other way round, so the first
   // hand-out is the team skills' own.
   const msg::CoachCommand command =
       placing_command(restart, {{1, msl_keeper_spot()}, {2, msl_spot_b()}, {3, msl_spot_a()}});
-  MslPlacing placing;
+  Placing placing;
   uint64_t cycle = 10;
   placing.before = team.run_until_instructed(&cycle, command, msl_robots_before_the_move());
   if (placing.before.empty()) return placing;
@@ -263,7 +263,7 @@ MslPlacing place_in(const std::string& preset, msg::RestartKind restart) {
 
 // Robot 2 is handed A and robot 3 B at first; after the move, robot 2 has
 // `then_2` and robot 3 `then_3`, and the keeper always its own.
-void expect_hand_outs(const MslPlacing& placing, const msg::Pose2& then_2, const msg::Pose2& then_3) {
+void expect_hand_outs(const Placing& placing, const msg::Pose2& then_2, const msg::Pose2& then_3) {
   ASSERT_EQ(placing.before.size(), 3u) << "not every robot's player skills got an instruction";
   EXPECT_TRUE(placed_at(placing.before.at(2), msl_spot_a()));
   EXPECT_TRUE(placed_at(placing.before.at(3), msl_spot_b()));
