@@ -32,6 +32,10 @@ int calibrate_command(const std::vector<std::string>& args);
 /// frames from an image folder, a video or a live camera; a table and optionally JSON lines.
 int perceive_command(const std::vector<std::string>& args);
 
+/// `robocaf restarts LOG...`: per kind of restart, how long a team took to stand legally, and how
+/// many of its robots the referee moved.
+int restarts_command(const std::vector<std::string>& args);
+
 /// `robocaf tournament --preset P --opponent O --matches N [--jobs J]`: many matches, one table.
 int tournament_command(const std::vector<std::string>& args, const std::string& self_executable);
 

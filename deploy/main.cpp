@@ -25,7 +25,8 @@ const char* kUsage =
     "  eval-perception  image perception and world knowledge against ground truth\n"
     "  calibrate  estimate the overhead camera's calibration from an image of the field\n"
     "  perceive  detect ball and robots in an image folder, a video or a live camera's frames\n"
-    "  tournament  many matches against a baseline opponent (chaser, wall), with a result table\n";
+    "  tournament  many matches against a baseline opponent (chaser, wall), with a result table\n"
+    "  restarts  how long a team took to stand legally at each restart of game logs\n";
 
 std::string self_executable(const char* argv0) {
   std::error_code error;
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
     if (command == "eval-perception") return deploy::eval_perception_command(args);
     if (command == "calibrate") return deploy::calibrate_command(args);
     if (command == "perceive") return deploy::perceive_command(args);
+    if (command == "restarts") return deploy::restarts_command(args);
     if (command == "--help" || command == "help") {
       std::cout << kUsage;
       return 0;

@@ -982,7 +982,7 @@ void Referee::start_restart(Physics& world, double t, Events& ev) {
     const Vector2d c(p.x(), p.y());
     const double d = (c - spot).norm();
     const bool opponent = neutral || keys[i].team != taker;
-    if (opponent && d < distance) {
+    if (opponent && !legal_at_restart(league, spot, c)) {
       movers.push_back({i, distance, "closer than " + metres(distance) + " to the ball"});
     } else if (d < on_ball) {
       movers.push_back({i, on_ball + 0.01, "on the ball"});
@@ -1061,6 +1061,17 @@ Vector2d Referee::goal_kick_spot(const msg::LeaguePreset& league, int goal_side,
 Vector2d Referee::free_ball_spot(const msg::FieldGeometry& field, const Vector2d& p) {
   const double x = 0.25 * field.length(), y = 0.25 * field.width();
   return {p.x() >= 0.0 ? x : -x, p.y() >= 0.0 ? y : -y};
+}
+
+const char* Referee::restart_name(msg::RestartKind kind) { return restart_str(kind); }
+
+bool Referee::legal_at_kickoff(const msg::LeaguePreset& league, const Vector2d& p, bool on_positive_side,
+                               bool kicking) {
+  return legal(rules_for(league, on_positive_side, kicking), p);
+}
+
+bool Referee::legal_at_restart(const msg::LeaguePreset& league, const Vector2d& spot, const Vector2d& p) {
+  return (p - spot).norm() >= league.rules().restart_distance();
 }
 
 Vector2d Referee::nearest_legal_kickoff_point(const msg::LeaguePreset& league, const Vector2d& p,

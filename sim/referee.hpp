@@ -150,6 +150,16 @@ class Referee {
   /// kickoff_positions() for `team` with the current side and kick-off team.
   std::vector<msg::Pose2> kickoff_positions(msg::Team team, std::size_t n) const;
 
+  /// The restart's name as the referee's events say it ("free kick").
+  static const char* restart_name(msg::RestartKind kind);
+  /// Whether a robot centre p may stand there when play starts at a
+  /// kick-off (as start_kickoff() judges: see nearest_legal_kickoff_point()).
+  static bool legal_at_kickoff(const msg::LeaguePreset& league, const Eigen::Vector2d& p, bool on_positive_side,
+                               bool kicking);
+  /// Whether a robot centre p of a team that must keep the restart distance
+  /// from `spot` may stand there when play restarts (as start_restart()
+  /// judges it; the goal-area limit, a rule on the whole team, is not part).
+  static bool legal_at_restart(const msg::LeaguePreset& league, const Eigen::Vector2d& spot, const Eigen::Vector2d& p);
   /// The nearest legal kick-off position for a robot centre p (inside the
   /// field, body entirely in its own half, off the ball, and outside the
   /// centre circle unless its team kicks off).

@@ -65,6 +65,25 @@ TEST(LocalMatch, BothTeamsMove) {
   }
 }
 
+TEST(LocalMatch, RestartsTellsHowLongEachTeamTookToStandLegally) {
+  const std::string log = temp_path("restarts.rclog");
+  ASSERT_EQ(run("match --seed 3 --half-duration 20 --quiet --log " + log).status, 0);
+  for (const std::string team : {"blue", "yellow"}) {
+    auto table = run("restarts " + log + " --team " + team + " --list");
+    ASSERT_EQ(table.status, 0) << table.output;
+    // Each team kicks off one half and waits for the other's kick-off in the other.
+    EXPECT_NE(table.output.find(team + " at the restarts of 1 game log"), std::string::npos) << table.output;
+    EXPECT_NE(table.output.find("kick-off     ours"), std::string::npos) << table.output;
+    EXPECT_NE(table.output.find("kick-off     theirs"), std::string::npos) << table.output;
+  }
+  auto missing = run("restarts /nonexistent.rclog");
+  EXPECT_NE(missing.status, 0);
+  EXPECT_NE(missing.output.find("/nonexistent.rclog"), std::string::npos) << missing.output;
+  auto bad_team = run("restarts " + log + " --team green");
+  EXPECT_EQ(bad_team.status, 2);
+  EXPECT_NE(bad_team.output.find("green"), std::string::npos) << bad_team.output;
+}
+
 TEST(LocalMatch, AKilledMatchLeavesAReadableLog) {
   const std::string log = temp_path("killed.rclog");
   std::filesystem::remove(log);

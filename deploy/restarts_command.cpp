@@ -1,0 +1,98 @@
+// `robocaf restarts LOG...`: how long a team took to stand legally for each
+// kick-off and restart of logged matches (sim::RestartReadinessMeter), as a
+// table per kind of restart. A match's count of illegal positions says
+// whether robots were late; this says by how much time they were not.
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "deploy/cli.hpp"
+#include "deploy/commands.hpp"
+#include "sim/referee.hpp"
+#include "sim/restart_readiness.hpp"
+
+namespace robocaf::deploy {
+
+namespace {
+
+const char* kRestartsUsage =
+    "usage: robocaf restarts LOG... [--team blue|yellow] [--list]\n"
+    "  for every kick-off and restart in the game logs: how long the team (default blue) took\n"
+    "  until all its robots stood legally, by the referee's rules, and how many the referee moved\n"
+    "  (--list: one line per restart as well)";
+
+// Median, 95th percentile and maximum of `v` (sorted in place); zeros if empty.
+std::tuple<double, double, double> spread(std::vector<double>& v) {
+  if (v.empty()) return {0.0, 0.0, 0.0};
+  std::sort(v.begin(), v.end());
+  auto at = [&](double q) { return v[std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())))]; };
+  return {at(0.5), at(0.95), v.back()};
+}
+
+struct Group {
+  unsigned phases = 0, not_ready = 0, repositioned = 0, encroachments = 0;
+  std::vector<double> ready_after, seconds;
+};
+
+}  // namespace
+
+int restarts_command(const std::vector<std::string>& args) {
+  Arguments arguments{args, {"team"}, {"help", "list"}, 100000};
+  if (arguments.has("help")) {
+    std::cout << kRestartsUsage << '\n';
+    return 0;
+  }
+  if (arguments.positional().empty()) throw UsageError(std::string("give at least one game log\n") + kRestartsUsage);
+  const std::string team_name = arguments.value("team").value_or("blue");
+  if (team_name != "blue" && team_name != "yellow")
+    throw UsageError("--team must be blue or yellow, not '" + team_name + "'");
+  const msg::Team team = team_name == "blue" ? msg::BLUE : msg::YELLOW;
+
+  // (restart kind, whose): "theirs", "ours" (judged at kick-offs only) or "both" (drop ball).
+  std::map<std::pair<int, std::string>, Group> groups;
+  for (const std::string& path : arguments.positional()) {
+    for (const sim::RestartReadiness& phase : sim::measure_restart_readiness(path)) {
+      const sim::RestartReadiness::Team& mine = team == msg::BLUE ? phase.blue : phase.yellow;
+      if (!mine.judged) continue;
+      const std::string whose = phase.taker == team                                       ? "ours"
+                                : phase.taker == msg::BLUE || phase.taker == msg::YELLOW ? "theirs"
+                                                                                         : "both";
+      if (arguments.has("list")) {
+        std::printf("%s  %8.2f s  %-11s %-6s  %4.1f s  ready %s  moved %u  encroached %u\n", path.c_str(), phase.t,
+                    sim::Referee::restart_name(phase.restart), whose.c_str(), phase.seconds,
+                    mine.ready_after < 0.0 ? "never" : (std::to_string(mine.ready_after).substr(0, 4) + " s").c_str(),
+                    mine.repositioned, mine.encroachments);
+      }
+      Group& g = groups[{phase.restart, whose}];
+      ++g.phases;
+      g.repositioned += mine.repositioned;
+      g.encroachments += mine.encroachments;
+      g.seconds.push_back(phase.seconds);
+      if (mine.ready_after < 0.0)
+        ++g.not_ready;
+      else
+        g.ready_after.push_back(mine.ready_after);
+    }
+  }
+  std::printf("%s at the restarts of %zu game log%s (ready: until every robot of it stood legally)\n",
+              team_name.c_str(), arguments.positional().size(), arguments.positional().size() == 1 ? "" : "s");
+  std::printf("%-12s %-6s %7s %9s %6s %10s   %-24s %s\n", "restart", "whose", "phases", "not ready", "moved",
+              "encroached", "ready after s: median/p95/max", "placement s");
+  for (auto& [key, g] : groups) {
+    auto [median, p95, most] = spread(g.ready_after);
+    auto [placement, unused_p95, unused_max] = spread(g.seconds);
+    (void)unused_p95;
+    (void)unused_max;
+    std::printf("%-12s %-6s %7u %9u %6u %10u   %6.2f %6.2f %6.2f          %5.1f\n",
+                sim::Referee::restart_name(static_cast<msg::RestartKind>(key.first)), key.second.c_str(), g.phases,
+                g.not_ready, g.repositioned, g.encroachments, median, p95, most, placement);
+  }
+  return 0;
+}
+
+}  // namespace robocaf::deploy
