@@ -56,6 +56,7 @@ msg::CoachCommand CoachLogic::on_game_state(const msg::GameState& game, const st
   // Between halves and after the match nobody plays, whatever the last command was.
   if (game.stage() == msg::STAGE_HALF_TIME || game.stage() == msg::STAGE_POST_GAME) directive = msg::COACH_HOLD;
   cmd.set_directive(directive);
+  cmd.set_waiting_for_taker(directive == msg::COACH_PLACE && waiting_for_them);
 
   if (directive == msg::COACH_PLACE) {
     const bool kickoff = game.command() == msg::REF_PREPARE_KICKOFF || game.restart() == msg::RESTART_KICKOFF;

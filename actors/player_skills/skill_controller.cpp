@@ -446,6 +446,24 @@ void SkillController::detour_around_circle(const Pose& self, const V& c, double 
   ty = wy;
 }
 
+void SkillController::never_nearer(const Pose& self, const V& spot, double R, Vel& v) const {
+  const V away = V(self.x, self.y) - spot;
+  const double d = away.norm();
+  if (d < 1e-9 || d >= R) return;
+  const V out = away / d;
+  const V heading(std::cos(self.theta), std::sin(self.theta)), left(-std::sin(self.theta), std::cos(self.theta));
+  if (!omni_) {
+    if (v.vx * heading.dot(out) < 0.0) v.vx = 0.0;
+    return;
+  }
+  V moving = heading * v.vx + left * v.vy;
+  const double inwards = moving.dot(out);
+  if (inwards >= 0.0) return;
+  moving -= inwards * out;
+  v.vx = moving.dot(heading);
+  v.vy = moving.dot(left);
+}
+
 V SkillController::exit_from_circle(const Pose& self, const V& c, double R, const V& place,
                                     const std::vector<CircleObstacle>& occupied) const {
   // Straight out from the centre is shortest, but near an end line or a
@@ -1397,6 +1415,17 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
       v = Vel{};
       v.vx = -params_.placement_fraction * limit_or(league_.robot().max_speed(), 1.0);
     }
+    // Their restart has started and waits for the taker: every robot stands
+    // where it may (the referee moved the others out to the distance), so
+    // within the margin none drives nearer the spot; it turns, and goes on
+    // round or out. Turning towards its place along the circle, a
+    // differential robot drove a few centimetres along its axis towards the
+    // ball, was moved back, and came in again (MSL vs chaser: seven times in
+    // 2 s at one throw-in). Before the start the same rule held robots whose
+    // only way out of the circle led nearer the spot first (130 illegal
+    // positions in 20 MSL matches).
+    if (instruction.waiting_for_taker() && spot && std::isfinite(keep_out) && keep_out > 0.0)
+      never_nearer(self, *spot, keep_out + 0.5 * league_.robot().radius(), v);
   } else {
     const msg::Role role = instruction.role();
     if (!ball && (role == msg::ROLE_ATTACKER || role == msg::ROLE_DEFENDER || role == msg::ROLE_SUPPORTER)) {

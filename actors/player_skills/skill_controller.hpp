@@ -226,6 +226,10 @@ class SkillController {
   // the target onto the tangent from the robot to the circle, a little past
   // the tangent point: the robot runs round the circle's edge.
   void detour_around_circle(const Pose& self, const Eigen::Vector2d& centre, double R, double& tx, double& ty) const;
+  // Within R of `spot`: takes out of `v` whatever would carry the robot
+  // nearer the spot (a differential robot's forward or backward speed
+  // then, an omni robot's inward part); beyond R, leaves it alone.
+  void never_nearer(const Pose& self, const Eigen::Vector2d& spot, double R, Vel& v) const;
   // For a robot inside that circle whose place lies outside it: the point
   // just outside the edge, inside the field's lines and not within an
   // `occupied` circle (robots standing there) while another will do, from

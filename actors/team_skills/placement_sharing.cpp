@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 #include <optional>
+#include <set>
 
 namespace robocaf::actors {
 
@@ -31,19 +32,25 @@ struct Sharing {
   Cost cost;
 };
 
-// The movers (all but fixed_id), or nothing where sharing is left alone:
-// fewer than two, more than eight, or one without a pose.
+// The robots to share among: all but fixed_id and those of `standing`
+// within at_spot of the spot the coach named for them. Nothing where one of
+// them has no pose or more than eight would share.
 std::optional<std::vector<size_t>> movers_of(const std::vector<msg::Placement>& placements,
-                                             const std::map<uint32_t, msg::Pose2>& poses, uint32_t fixed_id) {
+                                             const std::map<uint32_t, msg::Pose2>& poses, uint32_t fixed_id,
+                                             double at_spot, const std::set<uint32_t>& standing) {
   std::vector<size_t> movers;
-  for (size_t i = 0; i < placements.size(); ++i)
-    if (placements[i].robot_id() != fixed_id) movers.push_back(i);
-  if (movers.size() < 2 || movers.size() > 8) return std::nullopt;
-  for (size_t i : movers) {
+  for (size_t i = 0; i < placements.size(); ++i) {
+    if (placements[i].robot_id() == fixed_id) continue;
     const auto pose = poses.find(placements[i].robot_id());
     if (pose == poses.end() || !std::isfinite(pose->second.x()) || !std::isfinite(pose->second.y()))
       return std::nullopt;
+    const msg::Pose2& spot = placements[i].pose();
+    if (standing.count(placements[i].robot_id()) > 0 &&
+        std::hypot(pose->second.x() - spot.x(), pose->second.y() - spot.y()) <= at_spot)
+      continue;
+    movers.push_back(i);
   }
+  if (movers.size() > 8) return std::nullopt;
   return movers;
 }
 
@@ -87,37 +94,42 @@ std::vector<msg::Placement> handed_out(const std::vector<msg::Placement>& placem
 std::vector<msg::Placement> share_placements_by_distance(const std::vector<msg::Placement>& placements,
                                                          const std::map<uint32_t, msg::Pose2>& poses,
                                                          uint32_t fixed_id) {
-  const auto movers = movers_of(placements, poses, fixed_id);
-  if (!movers) return placements;
+  const auto movers = movers_of(placements, poses, fixed_id, 0.0, {});
+  if (!movers || movers->size() < 2) return placements;
   return handed_out(placements, best_sharing(placements, poses, *movers));
 }
 
 std::vector<msg::Placement> PlacementSharer::share(const std::vector<msg::Placement>& placements,
-                                                   const std::map<uint32_t, msg::Pose2>& poses, uint32_t fixed_id) {
-  const auto movers = movers_of(placements, poses, fixed_id);
+                                                   const std::map<uint32_t, msg::Pose2>& poses, uint32_t fixed_id,
+                                                   const std::set<uint32_t>& standing) {
+  const auto movers = movers_of(placements, poses, fixed_id, at_spot_, standing);
   if (!movers) {
     forget();
     return placements;
   }
-  Sharing chosen = best_sharing(placements, poses, *movers);
-  // The last hand-out, if the same robots share: each robot keeps the spot
-  // that lies nearest where its last one did (the hand-out that moves the
-  // spots least, found as if the robots stood at their last spots). Fixed
-  // spots are thus kept exactly; spots that moved with the robots are
-  // followed, whichever robot the coach now names for them.
-  bool fits = handed_.size() == movers->size();
-  for (size_t k = 0; k < movers->size() && fits; ++k) fits = handed_.count(placements[(*movers)[k]].robot_id()) > 0;
-  if (fits) {
-    const Sharing last = best_sharing(placements, handed_, *movers);
-    const Cost kept = cost_of(placements, poses, *movers, last.order);
-    if (!(chosen.cost.longest < kept.longest - keep_margin_)) {
-      chosen.order = last.order;
-      chosen.cost = kept;
+  std::vector<msg::Placement> out = placements;
+  if (movers->size() >= 2) {
+    Sharing chosen = best_sharing(placements, poses, *movers);
+    // The last hand-out, if every robot sharing now was handed a spot
+    // before: each robot keeps the spot that lies nearest where its last
+    // one did (the hand-out that moves the spots least, found as if the
+    // robots stood at their last spots). Fixed spots are thus kept exactly;
+    // spots that moved with the robots are followed, whichever robot the
+    // coach now names for them.
+    const bool fits = std::all_of(movers->begin(), movers->end(),
+                                  [&](size_t i) { return handed_.count(placements[i].robot_id()) > 0; });
+    if (fits) {
+      const Sharing last = best_sharing(placements, handed_, *movers);
+      const Cost kept = cost_of(placements, poses, *movers, last.order);
+      if (!(chosen.cost.longest < kept.longest - keep_margin_)) {
+        chosen.order = last.order;
+        chosen.cost = kept;
+      }
     }
+    out = handed_out(placements, chosen);
   }
-  std::vector<msg::Placement> out = handed_out(placements, chosen);
-  handed_.clear();
-  for (size_t k = 0; k < movers->size(); ++k) handed_[out[(*movers)[k]].robot_id()] = out[(*movers)[k]].pose();
+  for (const auto& placement : out)
+    if (placement.robot_id() != fixed_id) handed_[placement.robot_id()] = placement.pose();
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "messages/game.pb.h"
@@ -41,20 +42,33 @@ std::vector<msg::Placement> share_placements_by_distance(const std::vector<msg::
 /// the coach names for them: at restarts other than kick-offs the coach
 /// derives a robot's spot from where it stands, and a spot kept by the
 /// coach's name led its new owner into the robot it came from.
+///
+/// A robot of `standing` within `at_spot` of the spot the coach named for
+/// it keeps that spot and is left out of the sharing. At restarts other
+/// than kick-offs the coach names a robot standing legally its own
+/// position; a teammate handed it (the longest run was shorter so) chased
+/// the robot, which had been sent elsewhere, and the spot moved with it
+/// (MSL, a drop ball by our goal: one robot drove after another for 3 s and
+/// stood inside the distance at the restart). Only robots standing still:
+/// one running through its spot would be left out of the sharing for that
+/// cycle, and the hand-out kept from then on would be the one made without
+/// it.
 class PlacementSharer {
  public:
-  explicit PlacementSharer(double keep_margin) : keep_margin_(keep_margin) {}
+  explicit PlacementSharer(double keep_margin, double at_spot = 0.0) : keep_margin_(keep_margin), at_spot_(at_spot) {}
 
   /// As share_placements_by_distance(), sticking to the last hand-out where
-  /// the same robots share.
+  /// the same robots share; robots of `standing` at their spots keep them.
   std::vector<msg::Placement> share(const std::vector<msg::Placement>& placements,
-                                    const std::map<uint32_t, msg::Pose2>& poses, uint32_t fixed_id);
+                                    const std::map<uint32_t, msg::Pose2>& poses, uint32_t fixed_id,
+                                    const std::set<uint32_t>& standing = {});
 
   /// The placement phase is over: the next share() starts afresh.
   void forget() { handed_.clear(); }
 
  private:
   double keep_margin_;
+  double at_spot_;
   std::map<uint32_t, msg::Pose2> handed_;  // robot id -> spot it was handed last
 };
 

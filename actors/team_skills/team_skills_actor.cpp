@@ -1,8 +1,10 @@
 #include "actors/team_skills/team_skills_actor.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include <caf/all.hpp>
@@ -17,6 +19,9 @@
 namespace robocaf::actors {
 
 namespace {
+
+// Below this estimated speed (m/s) a robot counts as standing where it is.
+constexpr double kStandingSpeed = 0.2;
 
 // Central (the team's one team skills, robot 0). Input: CoachCommand (its
 // coach; the cycle trigger), WorldEstimate (every robot's world knowledge).
@@ -57,6 +62,7 @@ msg::PlayerInstruction instruction_for(const msg::RoleEntry& entry, const msg::C
   if (coach.has_ball_spot()) *instruction.mutable_ball_spot() = coach.ball_spot();
   instruction.set_keep_out_radius(coach.keep_out_radius());
   instruction.set_restart(coach.restart());
+  instruction.set_waiting_for_taker(coach.waiting_for_taker());
   for (const auto& placement : coach.placements())
     if (placement.robot_id() == entry.robot_id()) *instruction.mutable_placement() = placement.pose();
   for (const auto& mate : team) *instruction.add_team_roles() = mate;
@@ -102,13 +108,22 @@ msg::CoachCommand with_placements_shared(PlacementSharer* sharer, const msg::Coa
   if (sharer != nullptr && !keep_hand_out) sharer->forget();
   if (!placing || coach.placements().empty() || present.empty()) return coach;
   std::map<uint32_t, msg::Pose2> poses;
-  for (const auto& estimate : latest)
-    if (estimate.has_self()) poses[estimate.robot_id()] = estimate.self().pose();
+  // Standing robots keep a spot they stand at, at restarts other than
+  // kick-offs, where the coach names a robot standing legally its own
+  // position (PlacementSharer).
+  std::set<uint32_t> standing;
+  for (const auto& estimate : latest) {
+    if (!estimate.has_self()) continue;
+    poses[estimate.robot_id()] = estimate.self().pose();
+    if (coach.restart() != msg::RESTART_KICKOFF &&
+        std::hypot(estimate.self().velocity().x(), estimate.self().velocity().y()) < kStandingSpeed)
+      standing.insert(estimate.robot_id());
+  }
   const std::vector<msg::Placement> placements(coach.placements().begin(), coach.placements().end());
   const uint32_t keeper = *std::min_element(present.begin(), present.end());
   msg::CoachCommand shared = coach;
   shared.clear_placements();
-  for (auto& placement : keep_hand_out ? sharer->share(placements, poses, keeper)
+  for (auto& placement : keep_hand_out ? sharer->share(placements, poses, keeper, standing)
                                        : share_placements_by_distance(placements, poses, keeper))
     *shared.add_placements() = std::move(placement);
   return shared;
@@ -160,9 +175,10 @@ caf::behavior team_skills(Self* self, ActorSetup setup) {
   const msg::TeamStrategy strategy = own_team_config(setup).strategy();
   if (setup.shell.address.robot_id() == 0) {
     st.assigner.emplace(setup.match.league(), strategy);
-    // A swap must save more than a robot's width of the longest run.
+    // A swap must save more than a robot's width of the longest run; a
+    // robot within 0.4 radii of its spot (0.1 m in MSL) stands there.
     if (runtime::long_kickoff_run(setup.match.league()))
-      st.placements.emplace(2.0 * setup.match.league().robot().radius());
+      st.placements.emplace(2.0 * setup.match.league().robot().radius(), 0.4 * setup.match.league().robot().radius());
   } else {
     st.agreement.emplace(setup.match.league(), strategy, setup.shell.address.robot_id());
   }

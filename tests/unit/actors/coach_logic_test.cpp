@@ -294,6 +294,8 @@ TEST(CoachLogic, PlacingTellsTheDistanceToKeepFromTheBallSpot) {
       0.5);
   EXPECT_DOUBLE_EQ(
       coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::BLUE, 0.3, 0.2), robots).keep_out_radius(), 0.0);
+  // Before the start the robots are not yet where they may stand.
+  EXPECT_FALSE(coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::YELLOW, 0.3, 0.2), robots).waiting_for_taker());
 }
 
 double dist(const msg::Pose2& p, double x, double y) { return std::hypot(p.x() - x, p.y() - y); }
@@ -395,6 +397,7 @@ TEST(CoachLogic, WhileTheOtherTeamHasNotTakenItsRestartTheTeamStaysPlaced) {
   // Yellow waits for blue's free kick on places that keep the distance.
   const auto waiting = CoachLogic(msg::YELLOW, league).on_game_state(g, {1, 2}, poses);
   EXPECT_EQ(waiting.directive(), msg::COACH_PLACE);
+  EXPECT_TRUE(waiting.waiting_for_taker()) << "the robots are not told that play has restarted";
   ASSERT_EQ(waiting.placements_size(), 2);
   for (const auto& p : waiting.placements()) EXPECT_GE(dist(p.pose(), bx, by), d - 1e-9);
   // Blue, taking it, plays.
@@ -409,6 +412,7 @@ TEST(CoachLogic, WhileTheOtherTeamHasNotTakenItsRestartTheTeamStaysPlaced) {
   k.set_waiting_for_taker(true);
   const auto kickoff = CoachLogic(msg::YELLOW, league).on_game_state(k, {1, 2}, poses);
   EXPECT_EQ(kickoff.directive(), msg::COACH_PLACE);
+  EXPECT_TRUE(kickoff.waiting_for_taker());
   ASSERT_EQ(kickoff.placements_size(), 2);
   for (const auto& p : kickoff.placements())
     EXPECT_GE(std::hypot(p.pose().x(), p.pose().y()), league.field().center_circle_radius());

@@ -171,5 +171,40 @@ TEST(PlacementSharing, TheSharerFollowsItsSpotsByWhereTheyLieNotByTheRobotTheCoa
   EXPECT_EQ(again[2].pose().y(), 1.05);
 }
 
+// A drop ball by our goal: the coach names robot 2, standing legally, its
+// own position, and robot 3 a spot further off. Handing robot 2's spot to
+// robot 3 makes the longest run shorter, but robot 2 is then sent away and
+// its spot, where it stands, goes with it: robot 3 chased it. The sharer
+// leaves a robot standing at its spot there (within at_spot: the coach saw
+// it a cycle earlier).
+TEST(PlacementSharing, TheSharerLeavesARobotStandingAtItsSpotThere) {
+  const std::vector<msg::Placement> coach = {spot(1, -8.0, 0.0), spot(2, -5.0, -1.0), spot(3, -5.5, 0.2)};
+  for (const msg::Pose2& two : {at(-5.0, -1.0), at(-5.04, -1.02)}) {
+    const std::map<uint32_t, msg::Pose2> poses = {{1, at(-8.0, 0.0)}, {2, two}, {3, at(-5.3, -1.4)}};
+    ASSERT_EQ(share_placements_by_distance(coach, poses, 1)[2].pose().y(), -1.0)
+        << "shared afresh, robot 3 takes robot 2's spot: the scene would not test the rule";
+    PlacementSharer sharer(0.5, 0.1);
+    for (int cycle = 0; cycle < 2; ++cycle) {
+      const auto shared = sharer.share(coach, poses, 1, {2});
+      EXPECT_EQ(shared[1].pose().y(), -1.0);
+      EXPECT_EQ(shared[2].pose().y(), 0.2);
+    }
+  }
+}
+
+// Robot 2 runs through the spot the coach named for it on its way to the
+// one it was handed: it is not standing there, and the hand-out stays.
+TEST(PlacementSharing, ARobotRunningThroughItsSpotDoesNotKeepIt) {
+  const std::vector<msg::Placement> coach = {spot(1, -8.0, 0.0), spot(2, -2.0, 1.0), spot(3, -2.0, -1.0)};
+  PlacementSharer sharer(0.5, 0.1);
+  // Robot 2 is handed the low spot, robot 3 the high one.
+  const auto first = sharer.share(coach, {{1, at(-8.0, 0.0)}, {2, at(4.0, -0.8)}, {3, at(4.0, 0.8)}}, 1);
+  ASSERT_EQ(first[1].pose().y(), -1.0);
+  // Robot 2 passes over its coach's spot at speed (not in `standing`).
+  const auto passing = sharer.share(coach, {{1, at(-8.0, 0.0)}, {2, at(-2.0, 1.0)}, {3, at(1.0, 0.8)}}, 1);
+  EXPECT_EQ(passing[1].pose().y(), -1.0);
+  EXPECT_EQ(passing[2].pose().y(), 1.0);
+}
+
 }  // namespace
 }  // namespace robocaf::actors

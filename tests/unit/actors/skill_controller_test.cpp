@@ -1312,6 +1312,59 @@ TEST(SkillController, PlacingRobotLeavesTheCircleWhereNoTeammateStands) {
   EXPECT_GE(closest, 2.0 * r + 0.01) << "touched the teammate";
 }
 
+// The other team's MSL restart has started and waits for its taker; the
+// referee moved our robot out to exactly the restart distance, below the
+// ball, facing `heading`. Its place lies on the coach's ring a little
+// further out, a metre round the circle. The closest it comes to the spot
+// in 4 s, and where it ends.
+struct RoundTheRing {
+  double closest = 1e9;
+  double end_x = 0.0, end_y = 0.0;
+};
+RoundTheRing round_the_ring(double heading, bool waiting) {
+  MiniWorld w(runtime::preset_match_config("msl"));
+  const double keep = w.league.rules().restart_distance();
+  w.x = 0.0;
+  w.y = -keep;
+  w.theta = heading;
+  w.ball_moves = false;
+  const double ring = keep + w.league.robot().radius(), a = -kPi / 2 - 0.35;  // as the test's
+  msg::PlayerInstruction place = placing_away_from_spot(ring * std::cos(a), ring * std::sin(a), 0.0, keep);
+  place.set_waiting_for_taker(waiting);
+  RoundTheRing run;
+  for (int k = 0; k < 4 * 50; ++k) {
+    w.step(place);
+    run.closest = std::min(run.closest, std::hypot(w.x, w.y));
+  }
+  run.end_x = w.x;
+  run.end_y = w.y;
+  return run;
+}
+
+TEST(SkillController, WaitingForTheirTakerARobotAtTheDistanceNeverComesCloser) {
+  // MSL vs chaser: a robot the referee had moved out to the distance turned
+  // towards its place along the circle and, differential, drove a few
+  // centimetres along its axis towards the ball while turning; the referee
+  // moved it back, and it came in again (seven times in 2 s at one
+  // throw-in). Once play has restarted every robot stands legally, so while
+  // the other team's taker has not played the ball a placing robot within
+  // its margin never drives nearer the spot; it turns, and goes on along
+  // the circle or outwards.
+  const msg::LeaguePreset league = runtime::preset_match_config("msl").league();
+  const double keep = league.rules().restart_distance();
+  const double ring = keep + league.robot().radius(), a = -kPi / 2 - 0.35;
+  const double place_x = ring * std::cos(a), place_y = ring * std::sin(a);
+  bool crept_before = false;
+  for (double heading : {kPi / 2, kPi / 2 + 0.2, kPi / 2 - 0.4, kPi, 0.0, -kPi / 2}) {
+    SCOPED_TRACE("heading " + std::to_string(heading));
+    const RoundTheRing run = round_the_ring(heading, true);
+    EXPECT_GE(run.closest, keep - 0.01) << "came nearer the ball";
+    EXPECT_LT(std::hypot(run.end_x - place_x, run.end_y - place_y), 0.05) << "did not reach its place";
+    crept_before = crept_before || round_the_ring(heading, false).closest < keep - 0.05;
+  }
+  EXPECT_TRUE(crept_before) << "before the start the robot may come nearer: the scene would not test the rule";
+}
+
 TEST(SkillController, LostRobotTurnsOnTheSpotUntilItHasFoundItself) {
   // MSL: the robot's localiser says it may be 40 cm off. Placing for a
   // restart, it turns on the spot rather than drive to a place it does not

@@ -201,6 +201,7 @@ TEST(TeamSkillsActor, InstructionsCarryTheCoachsRestartKeepOutAndBallSpot) {
   command.mutable_ball_spot()->set_x(0.2);
   command.mutable_ball_spot()->set_y(0.5);
   command.set_keep_out_radius(keep_out);
+  command.set_waiting_for_taker(true);
   const std::map<uint32_t, msg::Pose2> robots = {{1, spot_c}, {2, spot_a}, {3, spot_b}, {4, keeper_spot}};
 
   uint64_t cycle = 10;
@@ -214,6 +215,7 @@ TEST(TeamSkillsActor, InstructionsCarryTheCoachsRestartKeepOutAndBallSpot) {
     EXPECT_DOUBLE_EQ(instruction.ball_spot().x(), 0.2);
     EXPECT_DOUBLE_EQ(instruction.ball_spot().y(), 0.5);
     EXPECT_DOUBLE_EQ(instruction.keep_out_radius(), keep_out);
+    EXPECT_TRUE(instruction.waiting_for_taker());
   }
   EXPECT_TRUE(placed_at(got.at(1), keeper_spot));
   EXPECT_TRUE(placed_at(got.at(2), spot_a));
