@@ -8,7 +8,6 @@
 #include <iostream>
 #include <map>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "deploy/cli.hpp"
@@ -26,9 +25,13 @@ const char* kRestartsUsage =
     "  until all its robots stood legally, by the referee's rules, and how many the referee moved\n"
     "  (--list: one line per restart as well)";
 
-// Median, 95th percentile and maximum of `v` (sorted in place); zeros if empty.
-std::tuple<double, double, double> spread(std::vector<double>& v) {
-  if (v.empty()) return {0.0, 0.0, 0.0};
+struct Spread {
+  double median = 0.0, p95 = 0.0, max = 0.0;
+};
+
+// Of `v` (sorted in place); zeros if empty.
+Spread spread(std::vector<double>& v) {
+  if (v.empty()) return {};
   std::sort(v.begin(), v.end());
   auto at = [&](double q) { return v[std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())))]; };
   return {at(0.5), at(0.95), v.back()};
@@ -63,10 +66,11 @@ int restarts_command(const std::vector<std::string>& args) {
                                 : phase.taker == msg::BLUE || phase.taker == msg::YELLOW ? "theirs"
                                                                                          : "both";
       if (arguments.has("list")) {
+        char ready[32] = "never";
+        if (mine.ready_after >= 0.0) std::snprintf(ready, sizeof ready, "%.2f s", mine.ready_after);
         std::printf("%s  %8.2f s  %-11s %-6s  %4.1f s  ready %s  moved %u  encroached %u\n", path.c_str(), phase.t,
-                    sim::Referee::restart_name(phase.restart), whose.c_str(), phase.seconds,
-                    mine.ready_after < 0.0 ? "never" : (std::to_string(mine.ready_after).substr(0, 4) + " s").c_str(),
-                    mine.repositioned, mine.encroachments);
+                    sim::Referee::restart_name(phase.restart), whose.c_str(), phase.seconds, ready, mine.repositioned,
+                    mine.encroachments);
       }
       Group& g = groups[{phase.restart, whose}];
       ++g.phases;
@@ -84,13 +88,11 @@ int restarts_command(const std::vector<std::string>& args) {
   std::printf("%-12s %-6s %7s %9s %6s %10s   %-24s %s\n", "restart", "whose", "phases", "not ready", "moved",
               "encroached", "ready after s: median/p95/max", "placement s");
   for (auto& [key, g] : groups) {
-    auto [median, p95, most] = spread(g.ready_after);
-    auto [placement, unused_p95, unused_max] = spread(g.seconds);
-    (void)unused_p95;
-    (void)unused_max;
+    const Spread ready = spread(g.ready_after);
     std::printf("%-12s %-6s %7u %9u %6u %10u   %6.2f %6.2f %6.2f          %5.1f\n",
                 sim::Referee::restart_name(static_cast<msg::RestartKind>(key.first)), key.second.c_str(), g.phases,
-                g.not_ready, g.repositioned, g.encroachments, median, p95, most, placement);
+                g.not_ready, g.repositioned, g.encroachments, ready.median, ready.p95, ready.max,
+                spread(g.seconds).median);
   }
   return 0;
 }

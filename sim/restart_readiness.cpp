@@ -1,6 +1,7 @@
 #include "sim/restart_readiness.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include <Eigen/Dense>
 
@@ -42,10 +43,8 @@ void RestartReadinessMeter::judge(const msg::WorldTruth& truth) {
     const bool legal = p.restart == msg::RESTART_KICKOFF
                            ? Referee::legal_at_kickoff(league_, at, positive, robot.team() == p.taker)
                            : Referee::legal_at_restart(league_, spot, at);
-    const std::pair<int, unsigned> key{robot.team(), robot.robot_id()};
-    auto it = std::find_if(open_.robots.begin(), open_.robots.end(), [&](const auto& e) { return e.first == key; });
-    if (it == open_.robots.end()) {
-      open_.robots.push_back({key, {p.t, legal}});
+    const auto [it, first] = open_.robots.try_emplace({robot.team(), robot.robot_id()}, Open::Robot{p.t, legal});
+    if (first) {
       ++side(robot.team(), p).robots;
       continue;
     }

@@ -3,7 +3,9 @@
 // a logged match, judged by the referee's own rules (Referee::legal_at_*).
 // Plain C++ over game-log records; `robocaf restarts` prints it.
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "messages/config.pb.h"
@@ -60,7 +62,7 @@ class RestartReadinessMeter {
       double since = 0.0;
       bool legal = false;
     };
-    std::vector<std::pair<std::pair<int, unsigned>, Robot>> robots;
+    std::map<std::pair<int, unsigned>, Robot> robots;
   };
   void begin(const msg::GameState& state, double t);
   void finish(double t);

@@ -1376,8 +1376,10 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
             ? std::optional<V>(V(instruction.ball_spot().x(), instruction.ball_spot().y()))
             : std::nullopt;
     const double keep_out = instruction.keep_out_radius();
-    if (spot && std::isfinite(keep_out) && keep_out > 0.0) {
-      const double R = keep_out + 0.5 * league_.robot().radius();
+    const bool keeps_out = spot && std::isfinite(keep_out) && keep_out > 0.0;
+    // The circle placing robots keep out of: the distance and half a radius.
+    const double R = keep_out + 0.5 * league_.robot().radius();
+    if (keeps_out) {
       if ((place - *spot).norm() >= R) {
         if ((V(self.x, self.y) - *spot).norm() < R) {
           // Inside: out first, then round. Straight across, a robot the
@@ -1424,8 +1426,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // 2 s at one throw-in). Before the start the same rule held robots whose
     // only way out of the circle led nearer the spot first (130 illegal
     // positions in 20 MSL matches).
-    if (instruction.waiting_for_taker() && spot && std::isfinite(keep_out) && keep_out > 0.0)
-      never_nearer(self, *spot, keep_out + 0.5 * league_.robot().radius(), v);
+    if (instruction.waiting_for_taker() && keeps_out) never_nearer(self, *spot, R, v);
   } else {
     const msg::Role role = instruction.role();
     if (!ball && (role == msg::ROLE_ATTACKER || role == msg::ROLE_DEFENDER || role == msg::ROLE_SUPPORTER)) {
