@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "runtime/kickoff_run.hpp"
 #include "runtime/robot_spacing.hpp"
 
 namespace robocaf::actors {
@@ -64,23 +65,31 @@ int Formation::support_side(int previous, double ball_y) const {
   return previous;
 }
 
-V Formation::on_field(double x, double y) const {
+V Formation::on_field(double x, double y, double a) const {
   // Supporters stay out of the goal areas' depth and off the lines.
   const auto& f = league_.field();
   const double r = league_.robot().radius();
-  const double max_ahead = 0.5 * f.length() - f.goal_area_depth() - r - 0.05;
+  const double max_deep = 0.5 * f.length() - f.goal_area_depth() - r - 0.05;
+  // Where the run back to a kick-off takes seconds, no deeper up-field than
+  // a run back in time: after our goal every robot has the placement time
+  // to get back behind the halfway line, and supporters standing by the far
+  // goal area were the robots late (MSL vs chaser: of 60 robots moved at the
+  // other team's kick-offs in 40 matches, nearly all had started 7-9 m up-field).
+  const double max_ahead = runtime::long_kickoff_run(league_) ? std::min(max_deep, kLongRunSupportDepth * f.length())
+                                                              : max_deep;
   const double max_y = 0.5 * f.width() - r - 0.05;
-  return V(std::clamp(x, -max_ahead, max_ahead), std::clamp(y, -max_y, max_y));
+  const double ax = std::clamp(a * x, -max_deep, max_ahead);
+  return V(a * ax, std::clamp(y, -max_y, max_y));
 }
 
 V Formation::wide(const V& ball, double a, int side) const {
   const auto& f = league_.field();
-  return on_field(ball.x() + a * 0.3 * f.length(), ball.y() + side * 0.35 * f.width());
+  return on_field(ball.x() + a * 0.3 * f.length(), ball.y() + side * 0.35 * f.width(), a);
 }
 
 V Formation::follow(const V& ball, double a) const {
   const double inner = ball.y() >= 0.0 ? -1.0 : 1.0;
-  return on_field(ball.x() - a * 0.3, ball.y() + inner * 0.2 * league_.field().width());
+  return on_field(ball.x() - a * 0.3, ball.y() + inner * 0.2 * league_.field().width(), a);
 }
 
 V Formation::supporter(const V& ball, bool attack_positive_x, int side, uint32_t index, uint32_t count,
@@ -91,7 +100,7 @@ V Formation::supporter(const V& ball, bool attack_positive_x, int side, uint32_t
   if (index == 1) return follow(ball, a);
   const auto& f = league_.field();
   return on_field(wide(ball, a, side).x() - a * 0.15 * f.length() * std::max(0, static_cast<int>(index) - 2),
-                  ball.y() - side * 0.35 * f.width());
+                  ball.y() - side * 0.35 * f.width(), a);
 }
 
 V Formation::lone_supporter_alternative(const V& ball, bool attack_positive_x, int side, uint32_t robot_id) const {

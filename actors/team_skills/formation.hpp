@@ -51,7 +51,9 @@ class Formation {
   /// inner side (to take over when the attacker is blocked). Index 0 goes
   /// wide, 1 follows, more go wide on the far side, each a little further
   /// back. A lone supporter (count 1) goes wide with an odd `robot_id`,
-  /// follows with an even one.
+  /// follows with an even one. Where the run back to a kick-off is long
+  /// (runtime::long_kickoff_run), no spot lies more than a quarter of the
+  /// field's length beyond the halfway line.
   Eigen::Vector2d supporter(const Eigen::Vector2d& ball, bool attack_positive_x, int side, uint32_t index,
                             uint32_t count, uint32_t robot_id) const;
 
@@ -61,7 +63,13 @@ class Formation {
                                              uint32_t robot_id) const;
 
  private:
-  Eigen::Vector2d on_field(double x, double y) const;
+  /// Where the run back to a kick-off is long (runtime::long_kickoff_run),
+  /// supporters stand at most this fraction of the field's length beyond
+  /// the halfway line.
+  static constexpr double kLongRunSupportDepth = 0.25;
+
+  /// Clamped onto the field for a team attacking towards sign `a` (+-1).
+  Eigen::Vector2d on_field(double x, double y, double a) const;
   Eigen::Vector2d wide(const Eigen::Vector2d& ball, double a, int side) const;
   Eigen::Vector2d follow(const Eigen::Vector2d& ball, double a) const;
 

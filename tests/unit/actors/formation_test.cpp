@@ -47,7 +47,7 @@ TEST(Formation, SupportersKeepToTheOpenSideWithADeadBand) {
   EXPECT_EQ(formation.support_side(0, 3.0), -1);   // ball on +y: the open side is -y
   EXPECT_EQ(formation.support_side(-1, -1.0), -1); // within the middle tenth: kept
   EXPECT_EQ(formation.support_side(-1, -1.3), 1);  // beyond it: changes
-  const V ball(0.0, 3.0);
+  const V ball(-3.0, 3.0);  // in our half: beyond the reach of the up-field limit below
   const V wide = formation.supporter(ball, true, -1, 0, 2, 4), follow = formation.supporter(ball, true, -1, 1, 2, 4);
   EXPECT_GT(wide.x(), ball.x() + 5.0);   // 30 % of 18 m up-field
   EXPECT_LT(wide.y(), ball.y() - 4.0);   // 35 % of 12 m towards the open side
@@ -62,6 +62,31 @@ TEST(Formation, SupportersKeepToTheOpenSideWithADeadBand) {
   const V corner = formation.supporter(V(8.0, 5.5), true, -1, 1, 2, 4);
   EXPECT_LE(corner.x(), 9.0 - league.field().goal_area_depth() - league.robot().radius());
   EXPECT_LE(std::abs(corner.y()), 6.0 - league.robot().radius());
+}
+
+TEST(Formation, WhereTheRunBackToAKickOffIsLongSupportersStayWithinAQuarterOfTheFieldUpField) {
+  // MSL (18 m, 2 m/s): half the field takes 4.5 s at top speed.
+  const msg::LeaguePreset msl = runtime::preset_match_config("msl").league();
+  const Formation formation(msl);
+  const double limit = 0.25 * msl.field().length();
+  for (const bool positive : {true, false}) {
+    const double a = positive ? 1.0 : -1.0;
+    const V ball(a * 6.0, 2.0);
+    for (uint32_t index = 0; index < 3; ++index) {
+      const V spot = formation.supporter(ball, positive, -1, index, 3, 4);
+      EXPECT_NEAR(a * spot.x(), limit, 1e-9) << "index " << index << (positive ? " +x" : " -x");
+    }
+  }
+  // Defending, the limit does not pull supporters up-field: the follow spot
+  // deep in our half stays just behind the ball.
+  const V deep = formation.supporter(V(-7.0, 2.0), true, -1, 1, 2, 4);
+  EXPECT_NEAR(deep.x(), -7.3, 1e-9);
+  // Where the run back takes about a second (SSL), the wide spot stays 30 %
+  // of the field up-field of the ball.
+  const msg::LeaguePreset ssl = runtime::preset_match_config("ssl").league();
+  const V wide = Formation(ssl).supporter(V(0.0, 1.0), true, -1, 0, 2, 4);
+  EXPECT_NEAR(wide.x(), 0.3 * ssl.field().length(), 1e-9);
+  EXPECT_GT(wide.x(), 0.25 * ssl.field().length());
 }
 
 }  // namespace
