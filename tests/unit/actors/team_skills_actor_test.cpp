@@ -141,9 +141,15 @@ class CentralTeamSkills {
   // One cycle: the robots' estimates of the cycle before (only settled
   // cycles count), then the coach's command. Returns the instructions of
   // `cycle` that arrived before the sinks fell silent for `quiet`.
+  // `speeds` gives robots an estimated velocity along +x (m/s); the others stand.
   Instructions run_cycle(uint64_t cycle, msg::CoachCommand command, const std::map<uint32_t, msg::Pose2>& robot_poses,
-                         std::chrono::milliseconds quiet) {
-    for (const auto& [robot, where] : robot_poses) self_->send(team_skills_, estimate_of(robot, cycle - 1, where));
+                         std::chrono::milliseconds quiet, const std::map<uint32_t, double>& speeds = {}) {
+    for (const auto& [robot, where] : robot_poses) {
+      msg::WorldEstimate estimate = estimate_of(robot, cycle - 1, where);
+      if (const auto speed = speeds.find(robot); speed != speeds.end())
+        estimate.mutable_self()->mutable_velocity()->set_x(speed->second);
+      self_->send(team_skills_, estimate);
+    }
     command.set_cycle(cycle);
     command.set_t(0.02 * static_cast<double>(cycle));
     self_->send(team_skills_, command);
@@ -164,9 +170,10 @@ class CentralTeamSkills {
   // sinks reach the actor's roster some time after it starts, and until then
   // it instructs no one. Leaves `*cycle` at the cycle that answered.
   Instructions run_until_instructed(uint64_t* cycle, const msg::CoachCommand& command,
-                                    const std::map<uint32_t, msg::Pose2>& robot_poses) {
+                                    const std::map<uint32_t, msg::Pose2>& robot_poses,
+                                    const std::map<uint32_t, double>& speeds = {}) {
     for (const uint64_t last = *cycle + 100; *cycle < last; ++*cycle) {
-      Instructions got = run_cycle(*cycle, command, robot_poses, std::chrono::milliseconds(50));
+      Instructions got = run_cycle(*cycle, command, robot_poses, std::chrono::milliseconds(50), speeds);
       if (got.size() == robots_.size()) return got;
     }
     return {};
@@ -297,6 +304,36 @@ TEST(TeamSkillsActor, AtOtherMslRestartsARobotKeepsTheSpotItWasHandedToo) {
 // every cycle and follows the move.
 TEST(TeamSkillsActor, InMiroSotTheSpotsAreHandedOutAfresh) {
   expect_hand_outs(place_in("mirosot", msg::RESTART_KICKOFF), msl_spot_b(), msl_spot_a());
+}
+
+// The coach names robot 2 the spot it stands on, and robot 3 a spot behind
+// it; shared by distance alone, robot 3 would take robot 2's spot and chase
+// it there. Whether robot 2 counts as standing is the actor's call, from its
+// estimated speed and the kind of restart.
+msg::PlayerInstruction instruction_of_two(const std::string& preset, msg::RestartKind restart, double speed_of_two) {
+  CentralTeamSkills team(preset, {1, 2, 3});
+  const msg::CoachCommand command =
+      placing_command(restart, {{1, msl_keeper_spot()}, {2, pose(-5.0, -1.0, 0.0)}, {3, pose(-5.5, 0.2, 0.0)}});
+  const std::map<uint32_t, msg::Pose2> robots = {
+      {1, msl_keeper_spot()}, {2, pose(-5.0, -1.0, 0.0)}, {3, pose(-5.3, -1.4, 0.0)}};
+  uint64_t cycle = 10;
+  const Instructions got = team.run_until_instructed(&cycle, command, robots, {{2, speed_of_two}});
+  if (got.count(2) == 0) {
+    ADD_FAILURE() << "robot 2 got no instruction";
+    return {};
+  }
+  return got.at(2);
+}
+
+TEST(TeamSkillsActor, AtAnMslFreeKickARobotStandingOnItsSpotKeepsIt) {
+  EXPECT_TRUE(placed_at(instruction_of_two("msl", msg::RESTART_FREE_KICK, 0.0), pose(-5.0, -1.0, 0.0)));
+}
+
+TEST(TeamSkillsActor, ARobotMovingOverItsSpotOrAtAKickOffIsNotStanding) {
+  // Moving at 0.5 m/s (over the 0.2 m/s the actor takes for standing).
+  EXPECT_TRUE(placed_at(instruction_of_two("msl", msg::RESTART_FREE_KICK, 0.5), pose(-5.5, 0.2, 0.0)));
+  // At kick-offs the coach's spots are not where robots stand, and none is kept.
+  EXPECT_TRUE(placed_at(instruction_of_two("msl", msg::RESTART_KICKOFF, 0.0), pose(-5.5, 0.2, 0.0)));
 }
 
 }  // namespace
