@@ -27,7 +27,7 @@ CoachLogic::CoachLogic(msg::Team team, const msg::LeaguePreset& league) : team_(
 
 msg::CoachCommand CoachLogic::on_game_state(const msg::GameState& game, const std::vector<uint32_t>& robots_present,
                                             const RobotPoses& own_poses,
-                                            const std::vector<msg::Pose2>& opponents) const {
+                                            const std::vector<msg::Pose2>& opponents) {
   msg::CoachCommand cmd;
   cmd.set_cycle(game.cycle());
   cmd.set_t(game.t());
@@ -60,9 +60,17 @@ msg::CoachCommand CoachLogic::on_game_state(const msg::GameState& game, const st
 
   if (directive == msg::COACH_PLACE) {
     const bool kickoff = game.command() == msg::REF_PREPARE_KICKOFF || game.restart() == msg::RESTART_KICKOFF;
-    const auto placements = kickoff ? kickoff_placements(present, cmd.attack_positive_x(), cmd.we_kick_off())
-                                    : restart_placements(game, present, own_poses, cmd.attack_positive_x(), opponents);
-    for (const auto& p : placements) *cmd.add_placements() = p;
+    const RestartKey key{game.restart(), game.restart_team(), game.ball_spot().x(), game.ball_spot().y()};
+    if (kickoff || !(key == held_for_)) held_.clear();
+    held_for_ = key;
+    const auto placements =
+        kickoff ? kickoff_placements(present, cmd.attack_positive_x(), cmd.we_kick_off())
+                : restart_placements(game, present, own_poses, cmd.attack_positive_x(), opponents, held_);
+    held_.clear();
+    for (const auto& p : placements) {
+      *cmd.add_placements() = p;
+      if (!kickoff) held_[p.robot_id()] = p.pose();
+    }
     cmd.set_restart(kickoff ? msg::RESTART_KICKOFF : game.restart());
     if (!kickoff) {
       *cmd.mutable_ball_spot() = game.ball_spot();
@@ -89,7 +97,8 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
                                                            const std::vector<uint32_t>& robots,
                                                            const RobotPoses& own_poses,
                                                            bool attack_positive_x,
-                                                           const std::vector<msg::Pose2>& opponents) const {
+                                                           const std::vector<msg::Pose2>& opponents,
+                                                           const RobotPoses& held) const {
   std::vector<uint32_t> ids = robots;
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
@@ -326,6 +335,11 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
           }
         }
         to = {std::clamp(found.x, -xmax, xmax), std::clamp(found.y, -ymax, ymax)};
+      }
+      if (const auto last = held.find(id); last != held.end()) {
+        const Point kept{last->second.x(), last->second.y()};
+        if (dist(kept, ball) >= keep - 1e-9 && free(kept) && dist(from, kept) <= dist(from, to) + kHoldRadii * r)
+          to = kept;
       }
     }
     msg::Pose2 pose;

@@ -34,9 +34,11 @@ class CoachLogic {
   /// COACH_PLACE and only for present robots. `own_poses` is used for
   /// restarts (see restart_placements()); kick-offs do not need it. So is
   /// `opponents`: where the team believes the other team's robots stand.
+  /// Within one restart's placement (the same kind, team and ball spot) a
+  /// robot sent to the distance keeps the spot it was sent to the cycle
+  /// before while that stays valid (see restart_placements()' `held`).
   msg::CoachCommand on_game_state(const msg::GameState& game, const std::vector<uint32_t>& robots_present,
-                                  const RobotPoses& own_poses = {},
-                                  const std::vector<msg::Pose2>& opponents = {}) const;
+                                  const RobotPoses& own_poses = {}, const std::vector<msg::Pose2>& opponents = {});
 
   /// Kick-off formation: the lowest id keeps goal just in front of its goal
   /// line, with we_kick_off the next lowest stands just behind the ball at the
@@ -79,9 +81,18 @@ class CoachLogic {
   /// A robot missing from `own_poses` starts from its kick-off formation
   /// slot; with no pose at all, the kicker is the second lowest id, as at
   /// kick-off.
+  /// `held`: the spots robots were sent to at the distance in the last
+  /// cycle of this placement. A robot still inside the distance keeps its
+  /// spot while it is at the distance, free by the rules above, and no more
+  /// than kHoldRadii robot radii further from it than the spot it would get
+  /// afresh. Made afresh every cycle, the nearest free point moved as the
+  /// robot and the robots about it moved, and a differential robot turned
+  /// after each jump (MSL drop balls: spots 0.2-2.5 m apart within seconds,
+  /// robots turning on the spot until the restart).
   std::vector<msg::Placement> restart_placements(const msg::GameState& game, const std::vector<uint32_t>& robots,
                                                  const RobotPoses& own_poses, bool attack_positive_x,
-                                                 const std::vector<msg::Pose2>& opponents = {}) const;
+                                                 const std::vector<msg::Pose2>& opponents = {},
+                                                 const RobotPoses& held = {}) const;
 
   /// Extra distance beyond rules.restart_distance for robots moving away from
   /// the ball: covers their arrival tolerance so the referee finds them clear.
@@ -95,12 +106,25 @@ class CoachLogic {
   /// How much deeper the slots nearest the centre stand at the other team's
   /// kick-off, in field lengths.
   static constexpr double kDeeperSlots = 0.08;
+  /// How much further (robot radii) a held spot may lie than a fresh one.
+  static constexpr double kHoldRadii = 4.0;
 
   msg::Team team() const { return team_; }
 
  private:
   msg::Team team_;
   msg::LeaguePreset league_;
+  // The placement the held spots belong to, and the spots.
+  struct RestartKey {
+    msg::RestartKind restart = msg::RESTART_NONE;
+    msg::Team team = msg::TEAM_UNSPECIFIED;
+    double ball_x = 0.0, ball_y = 0.0;
+    bool operator==(const RestartKey& o) const {
+      return restart == o.restart && team == o.team && ball_x == o.ball_x && ball_y == o.ball_y;
+    }
+  };
+  RestartKey held_for_;
+  RobotPoses held_;
 };
 
 }  // namespace robocaf::actors

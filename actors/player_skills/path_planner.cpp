@@ -155,14 +155,14 @@ bool PathPlanner::passable(const Scene& scene, const V& a, const V& b) const {
   for (const Disc& disc : scene.discs) {
     const V ac = a - disc.centre;
     const double r2 = disc.radius * disc.radius;
+    const double t = len2 > 0.0 ? std::clamp(-ac.dot(d) / len2, 0.0, 1.0) : 0.0;
     if (ac.squaredNorm() < r2) {
       // Starting inside: the distance to the centre is convex along the
-      // segment, so not falling at a means never falling, and the segment
-      // only leaves the disc.
-      if (d.dot(ac) < 0.0) return false;
+      // segment, so not falling below the start's (less the slack) at its
+      // nearest means the segment only leaves the disc.
+      if ((ac + t * d).norm() < ac.norm() - scene.start_slack) return false;
       continue;
     }
-    const double t = len2 > 0.0 ? std::clamp(-ac.dot(d) / len2, 0.0, 1.0) : 0.0;
     if ((ac + t * d).squaredNorm() < r2) return false;
   }
   return true;
@@ -296,67 +296,17 @@ void PathPlanner::remember(const std::vector<V>& points) {
   }
 }
 
-PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<CircleObstacle>& obstacles,
-                             const FreeSpace& free_space) {
-  PlanResult result;
-  bool valid = finite(start) && finite(goal) && params_.step > 0.0 && params_.max_nodes >= 0 &&
-               params_.goal_bias >= 0.0 && params_.waypoint_bias >= 0.0 &&
-               params_.goal_bias + params_.waypoint_bias <= 1.0 && std::isfinite(params_.robot_radius) &&
-               std::isfinite(params_.clearance);
-  for (const auto& o : obstacles) valid = valid && finite(o.centre) && std::isfinite(o.radius) && o.radius >= 0.0;
-  bool any_region = false;
-  for (const Box& box : free_space) {
-    valid = valid && finite(box.min()) && finite(box.max());
-    any_region = any_region || !box.isEmpty();
-  }
-  if (!valid || !any_region) {
-    result.inputs_valid = false;
-    result.waypoints = {start, start};
-    return result;
-  }
-
-  const Scene scene = make_scene(obstacles, free_space);
-  result.waypoints.push_back(start);
-  if (last_goal_ && params_.goal_jump > 0.0 && (goal - *last_goal_).norm() > params_.goal_jump) cache_.clear();
-  last_goal_ = goal;
-
-  V root = start;
-  if (!in_space(free_space, start)) {
-    result.start_blocked = true;
-    double best = std::numeric_limits<double>::infinity();
-    for (const Box& box : free_space) {
-      if (box.isEmpty()) continue;
-      const V q = clamp_into(box, start);
-      if ((q - start).squaredNorm() < best) {
-        best = (q - start).squaredNorm();
-        root = q;
-      }
-    }
-    result.waypoints.push_back(root);
-  }
-  for (const Disc& disc : scene.discs)
-    if ((root - disc.centre).squaredNorm() < disc.radius * disc.radius) result.start_blocked = true;
-
-  V target = goal;
-  if (!point_free(scene, goal)) {
-    result.goal_blocked = true;
-    target = nearest_free_point(scene, goal);
-  }
-
-  if (passable(scene, root, target)) {
-    result.waypoints.push_back(target);
-    result.reached_target = true;
-    result.reached_goal = !result.goal_blocked;
-    return result;
-  }
-
+int PathPlanner::grow_tree(const Scene& scene, const V& root, const V& target, PlanResult& result) {
   xs_.assign(1, root.x());
   ys_.assign(1, root.y());
   parents_.assign(1, -1);
   const int max_iterations = params_.max_iterations > 0 ? params_.max_iterations : 3 * params_.max_nodes;
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   int found = -1;
-  while (result.iterations < max_iterations && result.nodes < params_.max_nodes) {
+  // Each growth has the whole budget: a retry follows one that added no node.
+  int iterations = 0, nodes = 0;
+  while (iterations < max_iterations && nodes < params_.max_nodes) {
+    ++iterations;
     ++result.iterations;
     const double r = unit(rng_);
     V aim;
@@ -386,11 +336,77 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
     xs_.push_back(to.x());
     ys_.push_back(to.y());
     parents_.push_back(nearest);
+    ++nodes;
     ++result.nodes;
     if (passable(scene, to, target)) {
       found = static_cast<int>(xs_.size()) - 1;
       break;
     }
+  }
+  return found;
+}
+
+PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<CircleObstacle>& obstacles,
+                             const FreeSpace& free_space) {
+  PlanResult result;
+  bool valid = finite(start) && finite(goal) && params_.step > 0.0 && params_.max_nodes >= 0 &&
+               params_.goal_bias >= 0.0 && params_.waypoint_bias >= 0.0 &&
+               params_.goal_bias + params_.waypoint_bias <= 1.0 && std::isfinite(params_.robot_radius) &&
+               std::isfinite(params_.clearance);
+  for (const auto& o : obstacles) valid = valid && finite(o.centre) && std::isfinite(o.radius) && o.radius >= 0.0;
+  bool any_region = false;
+  for (const Box& box : free_space) {
+    valid = valid && finite(box.min()) && finite(box.max());
+    any_region = any_region || !box.isEmpty();
+  }
+  if (!valid || !any_region) {
+    result.inputs_valid = false;
+    result.waypoints = {start, start};
+    return result;
+  }
+
+  Scene scene = make_scene(obstacles, free_space);
+  result.waypoints.push_back(start);
+  if (last_goal_ && params_.goal_jump > 0.0 && (goal - *last_goal_).norm() > params_.goal_jump) cache_.clear();
+  last_goal_ = goal;
+
+  V root = start;
+  if (!in_space(free_space, start)) {
+    result.start_blocked = true;
+    double best = std::numeric_limits<double>::infinity();
+    for (const Box& box : free_space) {
+      if (box.isEmpty()) continue;
+      const V q = clamp_into(box, start);
+      if ((q - start).squaredNorm() < best) {
+        best = (q - start).squaredNorm();
+        root = q;
+      }
+    }
+    result.waypoints.push_back(root);
+  }
+  for (const Disc& disc : scene.discs)
+    if ((root - disc.centre).squaredNorm() < disc.radius * disc.radius) result.start_blocked = true;
+
+  V target = goal;
+  if (!point_free(scene, goal)) {
+    result.goal_blocked = true;
+    target = nearest_free_point(scene, goal);
+  }
+
+  // Boxed in: a robot touching three others at once found every direction
+  // nearing one of them, and stood still for seconds (MSL drop ball: 4 s,
+  // inside the distance at the restart).
+  int found = -1;
+  for (const double slack : {0.0, params_.clearance}) {
+    scene.start_slack = slack;
+    if (passable(scene, root, target)) {
+      result.waypoints.push_back(target);
+      result.reached_target = true;
+      result.reached_goal = !result.goal_blocked;
+      return result;
+    }
+    found = grow_tree(scene, root, target, result);
+    if (found >= 0 || result.nodes > 0 || !result.start_blocked) break;
   }
 
   int end = found;

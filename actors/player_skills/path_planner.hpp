@@ -142,7 +142,10 @@ struct PlanResult {
 /// robot_radius + clearance. A segment that starts inside such an inflated
 /// disc is free with respect to that disc if it does not move towards the
 /// centre: robots that touch move out of each other instead of the planner
-/// failing; once out, the disc counts as usual. A start outside the free
+/// failing; once out, the disc counts as usual. Where that leaves no way at
+/// all (a start inside several discs, every direction nearing one of them),
+/// the tree is grown again with segments from inside a disc allowed to come
+/// nearer its centre by `clearance`: the robot slides out along one of them. A start outside the free
 /// space first goes straight to the nearest point of the free space (not
 /// checked against obstacles); the path goes on from there.
 ///
@@ -191,6 +194,9 @@ class PathPlanner {
     std::vector<Disc> discs;
     const FreeSpace* space = nullptr;
     std::vector<double> cumulative_area;  // for sampling regions by area
+    // How much nearer a disc's centre a segment starting inside the disc
+    // may come: 0, or the clearance once the start is boxed in.
+    double start_slack = 0.0;
   };
 
   Scene make_scene(const std::vector<CircleObstacle>& obstacles, const FreeSpace& free_space) const;
@@ -201,6 +207,9 @@ class PathPlanner {
   void smooth(const Scene& scene, std::vector<Eigen::Vector2d>& path) const;
   void pull_taut(const Scene& scene, std::vector<Eigen::Vector2d>& path) const;
   void remember(const std::vector<Eigen::Vector2d>& points);
+  // Grows the tree from `root` until a node sees `target`; returns that
+  // node's index, or -1. Counts nodes and iterations into `result`.
+  int grow_tree(const Scene& scene, const Eigen::Vector2d& root, const Eigen::Vector2d& target, PlanResult& result);
 
   PlannerParams params_;
   std::mt19937 rng_;

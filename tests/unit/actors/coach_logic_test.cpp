@@ -282,7 +282,7 @@ const msg::Pose2* placement_of(const msg::CoachCommand& c, uint32_t id) {
 // half).
 TEST(CoachLogic, PlacingTellsTheDistanceToKeepFromTheBallSpot) {
   const msg::LeaguePreset league = with_restart_distance(mirosot(), 0.5);
-  const CoachLogic coach(msg::BLUE, league);
+  CoachLogic coach(msg::BLUE, league);
   const std::vector<uint32_t> robots{1, 2, 3};
   for (msg::Team kicker : {msg::BLUE, msg::YELLOW})
     EXPECT_DOUBLE_EQ(coach.on_game_state(game(msg::REF_PREPARE_KICKOFF, kicker, false), robots).keep_out_radius(),
@@ -507,6 +507,39 @@ TEST(CoachLogic, ARobotThatReachedTheMarginStaysThoughItStandsAFewCentimetresSho
   inside[2] = pose(bx - keep + 2.0 * short_by, 0.0, 0.3);
   const auto moved = coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::YELLOW, bx, by), {1, 2, 3}, inside);
   EXPECT_NEAR(dist(*placement_of(moved, 2), bx, by), keep, 1e-9);
+}
+
+// A robot sent out to the distance keeps its spot while it turns and runs
+// there; made afresh from where it stands each cycle, the spot swung with
+// the robot's heading and with the robots about it (MSL drop balls).
+TEST(CoachLogic, WithinOneRestartARobotKeepsTheSpotAtTheDistanceItWasSentTo) {
+  const msg::LeaguePreset league = runtime::preset_match_config("msl").league();
+  CoachLogic coach(msg::BLUE, league);  // defends -x
+  const double keep = league.rules().restart_distance() + coach.restart_margin();
+  const msg::GameState drop = restart(msg::RESTART_DROP_BALL, msg::TEAM_UNSPECIFIED, 0.0, 0.0);
+  auto spot_of_two = [&](const msg::GameState& g, const msg::Pose2& two, const std::vector<msg::Pose2>& opponents) {
+    const auto c = coach.on_game_state(g, {1, 2}, {{1, pose(-8.7, 0.0)}, {2, two}}, opponents);
+    const msg::Pose2* p = placement_of(c, 2);
+    return p != nullptr ? std::make_pair(p->x(), p->y()) : std::make_pair(std::nan(""), std::nan(""));
+  };
+  // Straight away from the ball.
+  const auto first = spot_of_two(drop, pose(1.0, 0.0), {});
+  EXPECT_NEAR(first.first, keep, 1e-9);
+  EXPECT_NEAR(first.second, 0.0, 1e-9);
+  // Swerving on its way: afresh, the spot would lie straight away from the
+  // ball again, 1.9 m off the first; it is kept.
+  EXPECT_EQ(spot_of_two(drop, pose(1.0, 0.6), {}), first);
+  // An opponent comes to stand on it: a free spot instead, away from it.
+  const auto round_opponent = spot_of_two(drop, pose(1.0, 0.6), {pose(keep, 0.1)});
+  EXPECT_GE(std::hypot(round_opponent.first - keep, round_opponent.second - 0.1), 2.0 * league.robot().radius());
+  EXPECT_NEAR(std::hypot(round_opponent.first, round_opponent.second), keep, 1e-9);
+  // Pushed round to the ball's other side: a spot more than four radii
+  // further than a fresh one is given up.
+  const auto far_side = spot_of_two(drop, pose(-1.0, 0.5), {});
+  EXPECT_LT(far_side.first, 0.0);
+  // A new restart starts afresh.
+  const auto next = spot_of_two(restart(msg::RESTART_DROP_BALL, msg::TEAM_UNSPECIFIED, 0.5, 0.0), pose(1.0, 0.6), {});
+  EXPECT_NEAR(std::atan2(next.second, next.first - 0.5), std::atan2(0.6, 0.5), 1e-9);
 }
 
 TEST(CoachLogic, AtOurRestartRobotsOnTheBallOrInTheTakersWayMakeRoom) {

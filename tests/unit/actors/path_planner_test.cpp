@@ -251,6 +251,31 @@ TEST(PathPlanner, AStartInsideAnObstacleMovesOutOfItAndThenKeepsClear) {
   }
 }
 
+// Touching three robots at once (one behind, one beside, one in front):
+// every direction nears one of their centres, a little. Moving strictly
+// away from all of them is impossible; the way out slides along the one in
+// front by less than the clearance (MSL drop ball: a robot boxed in like
+// this by the ball and two opponents stood still for 4 s, inside the
+// distance at the restart).
+TEST(PathPlanner, ARobotBoxedInByThreeItTouchesSlidesOutAlongOne) {
+  const V start(0.0, 0.0);
+  const std::vector<CircleObstacle> touching = {opponent(-0.075, 0.0), opponent(-0.03, 0.0675),
+                                                opponent(0.075, -0.009)};
+  for (const auto& o : touching) ASSERT_LT((start - o.centre).norm(), kKeep) << "the scene must touch all three";
+  const V goal(0.5, -0.5);
+  for (uint32_t seed = 1; seed <= 20; ++seed) {
+    PathPlanner planner(params(seed));
+    const PlanResult r = planner.plan(start, goal, touching, field());
+    EXPECT_TRUE(r.start_blocked);
+    ASSERT_TRUE(r.reached_goal) << "seed " << seed;
+    ASSERT_GT((r.waypoints[1] - start).norm(), 0.01) << "seed " << seed << ": stays where it is";
+    const V a = r.waypoints[0], b = r.waypoints[1];
+    for (const auto& o : touching)
+      for (int k = 1; k <= 50; ++k)
+        EXPECT_GE((a + (b - a) * (k / 50.0) - o.centre).norm(), (a - o.centre).norm() - kClearance - kTolerance);
+  }
+}
+
 TEST(PathPlanner, AStartOutsideTheFieldGoesToTheFieldFirst) {
   PathPlanner planner(params());
   const V start(kLength / 2 - 0.01, 0.2);  // centre closer to the wall than the radius
