@@ -145,9 +145,10 @@ struct PlanResult {
 /// failing; once out, the disc counts as usual. Where that leaves no way at
 /// all (a start inside several discs, every direction nearing one of them),
 /// the tree is grown again with segments from inside a disc allowed to come
-/// nearer its centre by `clearance`: the robot slides out along one of them. A start outside the free
-/// space first goes straight to the nearest point of the free space (not
-/// checked against obstacles); the path goes on from there.
+/// nearer its centre by `clearance`: the robot slides out along one of
+/// them. A start outside the free space first goes straight to the nearest
+/// point of the free space (not checked against obstacles); the path goes
+/// on from there.
 ///
 /// A blocked goal (inside an inflated disc or outside the free space) is
 /// replaced by the nearest free point (exact: the nearest among projections
