@@ -60,13 +60,14 @@ msg::CoachCommand CoachLogic::on_game_state(const msg::GameState& game, const st
 
   if (directive == msg::COACH_PLACE) {
     const bool kickoff = game.command() == msg::REF_PREPARE_KICKOFF || game.restart() == msg::RESTART_KICKOFF;
+    // Held spots belong to one restart's placement.
     const RestartKey key{game.restart(), game.restart_team(), game.ball_spot().x(), game.ball_spot().y()};
-    if (kickoff || !(key == held_for_)) held_.clear();
+    const RobotPoses held = key == held_for_ ? held_ : RobotPoses{};
     held_for_ = key;
+    held_.clear();
     const auto placements =
         kickoff ? kickoff_placements(present, cmd.attack_positive_x(), cmd.we_kick_off())
-                : restart_placements(game, present, own_poses, cmd.attack_positive_x(), opponents, held_);
-    held_.clear();
+                : restart_placements(game, present, own_poses, cmd.attack_positive_x(), opponents, held);
     for (const auto& p : placements) {
       *cmd.add_placements() = p;
       if (!kickoff) held_[p.robot_id()] = p.pose();
