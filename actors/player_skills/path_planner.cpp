@@ -303,9 +303,10 @@ int PathPlanner::grow_tree(const Scene& scene, const V& root, const V& target, P
   const int max_iterations = params_.max_iterations > 0 ? params_.max_iterations : 3 * params_.max_nodes;
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   int found = -1;
-  // Each growth has the whole budget: a retry follows one that added no node.
-  int iterations = 0, nodes = 0;
-  while (iterations < max_iterations && nodes < params_.max_nodes) {
+  // Each growth has the whole budget (its nodes are those besides the
+  // root): a retry follows one that added no node.
+  int iterations = 0;
+  while (iterations < max_iterations && static_cast<int>(xs_.size()) - 1 < params_.max_nodes) {
     ++iterations;
     ++result.iterations;
     const double r = unit(rng_);
@@ -336,7 +337,6 @@ int PathPlanner::grow_tree(const Scene& scene, const V& root, const V& target, P
     xs_.push_back(to.x());
     ys_.push_back(to.y());
     parents_.push_back(nearest);
-    ++nodes;
     ++result.nodes;
     if (passable(scene, to, target)) {
       found = static_cast<int>(xs_.size()) - 1;
