@@ -173,7 +173,7 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
   }
   if (direction < 0) bearing = wrap_angle(bearing + kPi);
   drive_direction_ = direction;
-  out.omega = std::clamp(params_.heading_gain * bearing, -max_omega, max_omega);
+  out.omega = heading_rate(bearing);
   // Turn first, then drive: at 90 degrees off, no forward speed at all.
   out.vx = direction * speed * std::max(0.0, std::cos(bearing));
   return out;
@@ -182,10 +182,22 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
 SkillController::Vel SkillController::turn_to(const Pose& self, double theta, bool either_end) const {
   double err = wrap_angle(theta - self.theta);
   if (either_end && std::abs(err) > kPi / 2) err = wrap_angle(err + kPi);
-  const double max_omega = limit_or(league_.robot().max_omega(), 20.0);
   Vel out;
-  out.omega = std::clamp(params_.heading_gain * err, -max_omega, max_omega);
+  out.omega = heading_rate(err);
   return out;
+}
+
+double SkillController::heading_rate(double err) const {
+  const auto& robot = league_.robot();
+  double rate = std::min(limit_or(robot.max_omega(), 20.0), params_.heading_gain * std::abs(err));
+  if (!omni_ && robot.wheel_base() > 0.0) {
+    const double wheel_change = std::min(limit_or(robot.max_acceleration(), 1e9), limit_or(robot.max_deceleration(), 1e9));
+    const double turn_braking = params_.turn_braking_fraction * 2.0 * wheel_change / robot.wheel_base();
+    // The turn already commanded goes on for the latency before braking bites.
+    const double coasting = last_omega_ * err > 0.0 ? std::abs(last_omega_) * params_.turn_latency : 0.0;
+    if (turn_braking > 0.0) rate = std::min(rate, std::sqrt(2.0 * turn_braking * std::max(0.0, std::abs(err) - coasting)));
+  }
+  return std::copysign(rate, err);
 }
 
 SkillController::Vel SkillController::go_to_pose(const Pose& self, double tx, double ty, double theta,
@@ -1247,6 +1259,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   if (!sane || !world.has_self() || instruction.directive() == msg::COACH_HOLD) {
     last_vx_ = 0.0;
     last_command_body_ = V::Zero();
+    last_omega_ = 0.0;
     last_wanted_speed_ = 0.0;
     if (std::isfinite(t)) last_t_ = t;
     return cmd;
@@ -1393,6 +1406,10 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
           const V exit = exit_from_circle(self, *spot, R, place, occupied);
           tx = exit.x();
           ty = exit.y();
+          // Of the two ends, the one pointing away from the spot leads: the
+          // robot moves out while it turns onto its way (drive_to still
+          // takes the other where it is clearly shorter).
+          if (!omni_) drive_direction_ = V(std::cos(self.theta), std::sin(self.theta)).dot(V(self.x, self.y) - *spot) >= 0.0 ? 1 : -1;
         } else {
           detour_around_circle(self, *spot, R, tx, ty);
         }
@@ -1484,6 +1501,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   apply_safety_search(world, previous_step_t ? t - *previous_step_t : 0.0, v);
   limit_pushing(self, v);
   last_command_body_ = V(v.vx, omni_ ? v.vy : 0.0);
+  last_omega_ = v.omega;
   cmd.mutable_velocity()->set_vx(v.vx);
   cmd.mutable_velocity()->set_vy(omni_ ? v.vy : 0.0);
   cmd.mutable_velocity()->set_omega(v.omega);

@@ -1262,6 +1262,7 @@ TEST(SkillController, PlacingRobotInsideTheCircleItMustStayOutOfLeavesItWithinTh
       x += 0.02 * c.velocity().vx() * std::cos(theta);
       y += 0.02 * c.velocity().vx() * std::sin(theta);
       const double from_spot = std::hypot(x - scene.spot_x, y);
+      if (k < 60 && k % 3 == 0) std::printf("%d (%.3f,%.3f,%.2f) v %.2f w %.2f d %.3f\n", k, x, y, theta, c.velocity().vx(), c.velocity().omega(), from_spot);
       closest = std::min(closest, from_spot);
       furthest_x = std::max(furthest_x, x);
       if (from_spot >= keep) out = true;
@@ -1355,12 +1356,14 @@ TEST(SkillController, WaitingForTheirTakerARobotAtTheDistanceNeverComesCloser) {
   const double ring = keep + league.robot().radius(), a = -kPi / 2 - 0.35;
   const double place_x = ring * std::cos(a), place_y = ring * std::sin(a);
   bool crept_before = false;
-  for (double heading : {kPi / 2, kPi / 2 + 0.2, kPi / 2 - 0.4, kPi, 0.0, -kPi / 2}) {
+  // The last two lie across the way out: the end leading out (the front at
+  // -1.1, the back at 2.1) still swings through the ball's side as it turns.
+  for (double heading : {kPi / 2, kPi / 2 + 0.2, kPi / 2 - 0.4, kPi, 0.0, -kPi / 2, -1.1, 2.1}) {
     SCOPED_TRACE("heading " + std::to_string(heading));
     const RoundTheRing run = round_the_ring(heading, true);
     EXPECT_GE(run.closest, keep - 0.01) << "came nearer the ball";
     EXPECT_LT(std::hypot(run.end_x - place_x, run.end_y - place_y), 0.05) << "did not reach its place";
-    crept_before = crept_before || round_the_ring(heading, false).closest < keep - 0.05;
+    crept_before = crept_before || round_the_ring(heading, false).closest < keep - 0.03;
   }
   EXPECT_TRUE(crept_before) << "before the start the robot may come nearer: the scene would not test the rule";
 }
@@ -1710,6 +1713,38 @@ TEST(SkillController, TwoSupportersWithOddIdsTakeDifferentSpots) {
   EXPECT_GT(std::hypot(ends[0].first - ends[1].first, ends[0].second - ends[1].second), 4.0 * r);
   EXPECT_GT(ends[0].first, -0.3 + 0.3);  // the first up-field
   EXPECT_NEAR(ends[1].first, -0.3 - 0.3, 0.05);  // the second behind the ball
+}
+
+// An MSL robot's wheels turn it at most 10 rad/s^2; turning at the heading
+// gain alone, it swung 0.3-0.45 rad past a course 1-1.7 rad off, and weaved
+// +-60 degrees running back to a kick-off. MiroSot's small robots turn at
+// 30 rad/s^2 and are held to the same bound.
+TEST(SkillController, DifferentialRobotTurnsOntoItsCourseWithoutSwingingPastIt) {
+  for (const char* preset : {"msl", "mirosot"}) {
+    for (double course : {0.5, 1.0, 1.4, 1.7, 2.0}) {
+      SCOPED_TRACE(std::string(preset) + " course " + std::to_string(course));
+      MiniWorld w(runtime::preset_match_config(preset));
+      const double far = 0.25 * w.league.field().length();
+      const msg::PlayerInstruction place = placing_for(msg::RESTART_FREE_KICK, msg::ROLE_SUPPORTER,
+                                                       far * std::cos(course), far * std::sin(course), 0.0);
+      const double px = place.placement().x(), py = place.placement().y();
+      // The heading unwrapped, and where it settled for the straight run in.
+      std::vector<double> heading;
+      double unwrapped = 0.0, settled = 0.0;
+      for (int k = 0; k < 10 * 50 && std::hypot(px - w.x, py - w.y) > 0.05; ++k) {
+        const double before = w.theta;
+        w.step(place);
+        unwrapped += std::remainder(w.theta - before, 2 * kPi);
+        heading.push_back(unwrapped);
+        if (std::hypot(px - w.x, py - w.y) > 0.4 * far) settled = unwrapped;
+      }
+      ASSERT_LT(std::hypot(px - w.x, py - w.y), 0.05);
+      EXPECT_NEAR(settled, course, 0.15);  // forwards, as the shorter turn
+      double past = 0.0;
+      for (double h : heading) past = std::max(past, h - settled);
+      EXPECT_LT(past, 0.1);
+    }
+  }
 }
 
 TEST(SkillController, HoldAndMissingSelfStop) {
