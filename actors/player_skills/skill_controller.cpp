@@ -165,6 +165,7 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
   double bearing = wrap_angle(angle_of(d) - self.theta);
   // Keep the direction of travel unless the other one is clearly shorter, or
   // the robot dithers between forwards and backwards at 90 degrees.
+  allow_reverse = allow_reverse && !forwards_only_;
   int direction = allow_reverse ? drive_direction_ : 1;
   if (allow_reverse) {
     const double margin = 0.3;
@@ -1313,11 +1314,23 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   const double moving = std::hypot(world.self().velocity().x(), world.self().velocity().y());
   if (placing_ && last_wanted_speed_ > 0.2 * top_speed && moving < 0.25 * last_wanted_speed_) {
     if (!placement_blocked_since_) placement_blocked_since_ = t;
-    if (t - *placement_blocked_since_ >= params_.placement_stuck_seconds)
+    if (t - *placement_blocked_since_ >= params_.placement_stuck_seconds) {
       placement_detour_until_ = t + params_.placement_detour_seconds;
+      // Backing into what stops it, a robot with an onboard camera does not
+      // see it, nor does anyone tell it (MSL drop ball: sent to a spot an
+      // opponent had taken behind it, one pushed it for 3 s until the
+      // referee moved it). It turns to drive forwards, camera first. Not at
+      // kick-offs: there the robot stuck is the one that scored, boxed in
+      // at the goal, and turning round cost it the seconds it had (robots
+      // late at kick-offs, MSL seeds 1-20: 10 against 1).
+      if (!omni_ && drive_direction_ < 0 && league_.vision() == msg::VISION_ONBOARD &&
+          instruction.restart() != msg::RESTART_KICKOFF)
+        forwards_until_ = placement_detour_until_;
+    }
   } else {
     placement_blocked_since_.reset();
   }
+  forwards_only_ = t < forwards_until_;
   plan_round_ = opponents_;
   bool detouring = false;
   bool ball_planned_round = false;

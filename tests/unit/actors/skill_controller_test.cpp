@@ -57,6 +57,9 @@ struct MiniWorld {
   std::vector<std::pair<double, double>> opponents;
   // Blue robots 2, 3, ... standing still, likewise.
   std::vector<std::pair<double, double>> teammates;
+  // Robots standing still that the camera does not see (behind an onboard
+  // camera): the robot cannot drive into them.
+  std::vector<std::pair<double, double>> unseen;
 
   DetectionFilter filter{msg::BLUE, 1};
   WorldTracker tracker{msg::BLUE, 1, config.league()};
@@ -147,6 +150,13 @@ struct MiniWorld {
     x = std::clamp(x, -reach_x, reach_x);
     const double reach_y = std::abs(x) > 0.5 * f.length() - r ? 0.5 * f.goal_width() - r : 0.5 * f.width() - r;
     y = std::clamp(y, -reach_y, reach_y);
+    for (const auto& [ux, uy] : unseen) {
+      const double dx = x - ux, dy = y - uy, d = std::hypot(dx, dy);
+      if (d < 2.0 * r && d > 1e-9) {
+        x = ux + dx / d * 2.0 * r;
+        y = uy + dy / d * 2.0 * r;
+      }
+    }
     if (!ball_moves) return;
     // Rolling.
     const double speed = std::hypot(bvx, bvy);
@@ -1080,6 +1090,33 @@ TEST(SkillController, RobotRunningBackToAKickoffGoesRoundAnOpponentStandingInIts
       << "the test scene would not test looking ahead";
 }
 
+TEST(SkillController, PlacingRobotStuckBackingIntoWhatItCannotSeeTurnsToDriveForwards) {
+  // MSL, onboard cameras: a robot backing to its place meets an opponent
+  // its camera never saw. Once stuck, it turns its camera towards its way.
+  // With a global camera (MiroSot) it sees all round and keeps reversing.
+  for (const char* preset : {"msl", "mirosot"}) {
+    SCOPED_TRACE(preset);
+    MiniWorld w(runtime::preset_match_config(preset));
+    const double r = w.league.robot().radius();
+    w.ball_moves = false;
+    w.bx = 0.0;
+    w.by = 20.0 * r;
+    w.unseen = {{-4.0 * r, 0.0}};
+    const msg::PlayerInstruction place = placing_for(msg::RESTART_FREE_KICK, msg::ROLE_SUPPORTER, -16.0 * r, 0.0, 0.0);
+    double least_facing = 1.0, pushed_for = 0.0;
+    for (int k = 0; k < 3 * 50; ++k) {
+      w.step(place);
+      least_facing = std::min(least_facing, std::cos(w.theta));  // 1: its back to its way, -1: facing it
+      if (w.x < -2.0 * r + 0.001) pushed_for += w.config.sim().control_period();
+    }
+    EXPECT_GT(pushed_for, 0.5) << "never came up against the robot it cannot see";
+    if (std::string(preset) == "msl")
+      EXPECT_LT(least_facing, -0.9) << "kept backing into it";
+    else
+      EXPECT_GT(least_facing, 0.9) << "turned round though it sees all round";
+  }
+}
+
 TEST(SkillController, DoesNotDriveIntoATouchingOpponentFasterThanThePushingRuleAllows) {
   // An opponent stands between the attacker and the ball, touching it, and
   // does not give way. The attacker's wheels may press at most half the
@@ -1291,8 +1328,11 @@ TEST(SkillController, PlacingRobotLeavesTheCircleWhereNoTeammateStands) {
   const msg::PlayerInstruction place = placing_away_from_spot(keep + 1.6, 0.0, 0.0, keep);
   const Eigen::Vector2d teammate(keep + 0.4, 0.0);
   double x = keep - 0.2, y = 0.0, theta = 0.0, closest = 1e9, left_at = -1.0;
+  Eigen::Vector2d velocity = Eigen::Vector2d::Zero();
   for (int k = 0; k < 500; ++k) {
     msg::WorldEstimate world = blue_at(2, x, y, theta);
+    world.mutable_self()->mutable_velocity()->set_x(velocity.x());
+    world.mutable_self()->mutable_velocity()->set_y(velocity.y());
     world.mutable_ball()->set_valid(true);
     auto* mate = world.add_teammates();
     mate->set_robot_id(3);
@@ -1302,7 +1342,9 @@ TEST(SkillController, PlacingRobotLeavesTheCircleWhereNoTeammateStands) {
     theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
     const double nx = x + 0.02 * c.velocity().vx() * std::cos(theta);
     const double ny = y + 0.02 * c.velocity().vx() * std::sin(theta);
+    velocity.setZero();
     if (std::hypot(nx - teammate.x(), ny - teammate.y()) < 2.0 * r) continue;  // blocked by it
+    velocity = Eigen::Vector2d(nx - x, ny - y) / 0.02;
     x = nx;
     y = ny;
     closest = std::min(closest, std::hypot(x - teammate.x(), y - teammate.y()));
