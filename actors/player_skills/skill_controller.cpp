@@ -191,12 +191,13 @@ SkillController::Vel SkillController::turn_to(const Pose& self, double theta, bo
 double SkillController::heading_rate(double err) const {
   const auto& robot = league_.robot();
   double rate = std::min(limit_or(robot.max_omega(), 20.0), params_.heading_gain * std::abs(err));
-  if (!omni_ && robot.wheel_base() > 0.0) {
-    const double wheel_change = std::min(limit_or(robot.max_acceleration(), 1e9), limit_or(robot.max_deceleration(), 1e9));
+  if (!omni_ && robot.wheel_base() > 0.0 && params_.turn_braking_fraction > 0.0) {
+    const double wheel_change =
+        std::min(limit_or(robot.max_acceleration(), 1e9), limit_or(robot.max_deceleration(), 1e9));
     const double turn_braking = params_.turn_braking_fraction * 2.0 * wheel_change / robot.wheel_base();
     // The turn already commanded goes on for the latency before braking bites.
     const double coasting = last_omega_ * err > 0.0 ? std::abs(last_omega_) * params_.turn_latency : 0.0;
-    if (turn_braking > 0.0) rate = std::min(rate, std::sqrt(2.0 * turn_braking * std::max(0.0, std::abs(err) - coasting)));
+    rate = std::min(rate, std::sqrt(2.0 * turn_braking * std::max(0.0, std::abs(err) - coasting)));
   }
   return std::copysign(rate, err);
 }
@@ -1330,7 +1331,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   } else {
     placement_blocked_since_.reset();
   }
-  forwards_only_ = t < forwards_until_;
+  forwards_only_ = placing_ && t < forwards_until_;
   plan_round_ = opponents_;
   bool detouring = false;
   bool ball_planned_round = false;
@@ -1422,7 +1423,8 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
           // Of the two ends, the one pointing away from the spot leads: the
           // robot moves out while it turns onto its way (drive_to still
           // takes the other where it is clearly shorter).
-          if (!omni_) drive_direction_ = V(std::cos(self.theta), std::sin(self.theta)).dot(V(self.x, self.y) - *spot) >= 0.0 ? 1 : -1;
+          const V front(std::cos(self.theta), std::sin(self.theta));
+          if (!omni_) drive_direction_ = front.dot(V(self.x, self.y) - *spot) >= 0.0 ? 1 : -1;
         } else {
           detour_around_circle(self, *spot, R, tx, ty);
         }

@@ -382,7 +382,7 @@ class SkillController {
   std::optional<double> placement_blocked_since_;
   double placement_detour_until_ = -1e300;
   double forwards_until_ = -1e300;  // stuck reversing: forwards, camera first, until then
-  bool forwards_only_ = false;
+  bool forwards_only_ = false;      // this cycle: placing before forwards_until_
   double last_wanted_speed_ = 0.0;  // m/s the skills asked for last cycle, before safety and pushing limits
   bool give_way_ = false;                   // this cycle: go round teammates (see give_way_to_teammates)
   bool placing_ = false;                    // this cycle: placing for a restart
