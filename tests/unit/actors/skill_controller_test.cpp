@@ -1299,7 +1299,6 @@ TEST(SkillController, PlacingRobotInsideTheCircleItMustStayOutOfLeavesItWithinTh
       x += 0.02 * c.velocity().vx() * std::cos(theta);
       y += 0.02 * c.velocity().vx() * std::sin(theta);
       const double from_spot = std::hypot(x - scene.spot_x, y);
-      if (k < 60 && k % 3 == 0) std::printf("%d (%.3f,%.3f,%.2f) v %.2f w %.2f d %.3f\n", k, x, y, theta, c.velocity().vx(), c.velocity().omega(), from_spot);
       closest = std::min(closest, from_spot);
       furthest_x = std::max(furthest_x, x);
       if (from_spot >= keep) out = true;
