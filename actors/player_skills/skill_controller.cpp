@@ -150,7 +150,6 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
     const double brake = params_.braking_fraction * limit_or(robot.max_deceleration(), 3.0);
     speed = std::min({speed, std::sqrt(2.0 * brake * dist), params_.position_gain * dist});
   }
-  const double max_omega = limit_or(robot.max_omega(), 20.0);
   Vel out;
   if (dist < 1e-6) speed = 0.0;
   if (omni_) {
@@ -158,7 +157,7 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
     const double c = std::cos(self.theta), s = std::sin(self.theta);
     out.vx = c * v_field.x() + s * v_field.y();
     out.vy = -s * v_field.x() + c * v_field.y();
-    if (face) out.omega = std::clamp(params_.heading_gain * wrap_angle(face_theta - self.theta), -max_omega, max_omega);
+    if (face) out.omega = heading_rate(wrap_angle(face_theta - self.theta));
     return out;
   }
   if (dist < 1e-6) return out;
