@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
+
+#include "runtime/angle.hpp"
 
 namespace robocaf::actors {
 
@@ -10,6 +13,24 @@ namespace {
 
 using V = Eigen::Vector2d;
 using Box = Eigen::AlignedBox2d;
+
+// The angle a polyline sweeps as seen from `centre`, radians: two ways
+// with the same ends pass a point on the same side when their sweeps differ
+// by less than pi (by 2 pi when on opposite sides).
+double swept_angle(const std::vector<V>& points, const V& centre) {
+  double sum = 0.0;
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    const V a = points[i - 1] - centre, b = points[i] - centre;
+    sum += std::atan2(a.x() * b.y() - a.y() * b.x(), a.dot(b));
+  }
+  return sum;
+}
+
+double polyline_length(const std::vector<V>& points) {
+  double sum = 0.0;
+  for (std::size_t i = 1; i < points.size(); ++i) sum += (points[i] - points[i - 1]).norm();
+  return sum;
+}
 
 // Pieces of a segment that lie in different rectangles meet at a shared
 // edge, where rounding may leave a gap of this much of the segment's
@@ -119,11 +140,7 @@ V clamp_into_free_space(const FreeSpace& space, const V& p) {
   return best;
 }
 
-double PlanResult::length() const {
-  double sum = 0.0;
-  for (std::size_t i = 1; i < waypoints.size(); ++i) sum += (waypoints[i] - waypoints[i - 1]).norm();
-  return sum;
-}
+double PlanResult::length() const { return polyline_length(waypoints); }
 
 PathPlanner::PathPlanner(PlannerParams params) : params_(params), rng_(params.seed) {}
 
@@ -131,6 +148,7 @@ void PathPlanner::reset() {
   rng_.seed(params_.seed);
   cache_.clear();
   last_goal_.reset();
+  last_way_.clear();
 }
 
 PathPlanner::Scene PathPlanner::make_scene(const std::vector<CircleObstacle>& obstacles,
@@ -171,6 +189,12 @@ bool PathPlanner::passable(const Scene& scene, const V& a, const V& b) const {
 bool PathPlanner::segment_free(const V& a, const V& b, const std::vector<CircleObstacle>& obstacles,
                                const FreeSpace& free_space) const {
   return passable(make_scene(obstacles, free_space), a, b);
+}
+
+bool PathPlanner::same_sides(const Scene& scene, const std::vector<V>& a, const std::vector<V>& b) const {
+  for (const Disc& disc : scene.discs)
+    if (std::abs(swept_angle(a, disc.centre) - swept_angle(b, disc.centre)) > runtime::kPi) return false;
+  return true;
 }
 
 bool PathPlanner::point_free(const Scene& scene, const V& p) const {
@@ -367,8 +391,10 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
 
   Scene scene = make_scene(obstacles, free_space);
   result.waypoints.push_back(start);
-  if (last_goal_ && params_.goal_jump > 0.0 && (goal - *last_goal_).norm() > params_.goal_jump) cache_.clear();
+  if (last_goal_ && params_.goal_jump > 0.0 && (goal - *last_goal_).norm() > params_.goal_jump) clear_cache();
   last_goal_ = goal;
+  std::vector<V> last_way;
+  last_way.swap(last_way_);
 
   V root = start;
   if (!in_space(free_space, start)) {
@@ -409,32 +435,75 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
     if (found >= 0 || result.nodes > 0 || !result.start_blocked) break;
   }
 
-  int end = found;
-  if (end < 0) {
-    double best = std::numeric_limits<double>::infinity();
-    for (int i = 0; i < static_cast<int>(xs_.size()); ++i) {
-      const double d2 = (V(xs_[i], ys_[i]) - target).squaredNorm();
-      if (d2 < best) {
-        best = d2;
-        end = i;
+  // A tree's way: its corners after shortcuts (what the cache and the next
+  // plan keep: taut corners lie on obstacles' rims, and the least move of
+  // one blocks them) and the same pulled taut (what the robot follows).
+  struct Way {
+    std::vector<V> corners, taut;
+    bool reached = false;
+  };
+  auto trace = [&](int found_node) {
+    int end = found_node;
+    if (end < 0) {
+      double best = std::numeric_limits<double>::infinity();
+      for (int i = 0; i < static_cast<int>(xs_.size()); ++i) {
+        const double d2 = (V(xs_[i], ys_[i]) - target).squaredNorm();
+        if (d2 < best) {
+          best = d2;
+          end = i;
+        }
+      }
+    }
+    Way way;
+    for (int i = end; i >= 0; i = parents_[i]) way.corners.emplace_back(xs_[i], ys_[i]);
+    std::reverse(way.corners.begin(), way.corners.end());
+    way.reached = found_node >= 0;
+    if (way.reached) way.corners.push_back(target);
+    smooth(scene, way.corners);
+    // The corners, not the ends: the next plan starts elsewhere, and aiming
+    // at the target is the goal bias' job.
+    if (way.reached) remember(std::vector<V>(way.corners.begin() + 1, way.corners.end() - 1));
+    way.taut = way.corners;
+    pull_taut(scene, way.taut);
+    return way;
+  };
+  Way chosen = trace(found);
+  if (params_.keep_way_fraction >= 0.0 && !last_way.empty()) {
+    const double longest = (1.0 + params_.keep_way_fraction) * polyline_length(chosen.taut);
+    Way kept;
+    kept.corners.push_back(root);
+    kept.corners.insert(kept.corners.end(), last_way.begin(), last_way.end() - 1);
+    kept.corners.push_back(target);
+    bool free = true;
+    for (std::size_t i = 1; free && i < kept.corners.size(); ++i)
+      free = passable(scene, kept.corners[i - 1], kept.corners[i]);
+    if (free) {
+      smooth(scene, kept.corners);
+      kept.taut = kept.corners;
+      pull_taut(scene, kept.taut);
+      kept.reached = true;
+      if (!chosen.reached || polyline_length(kept.taut) <= longest) chosen = kept;
+    } else if (chosen.reached && !same_sides(scene, chosen.taut, kept.corners)) {
+      // The last way is blocked, most often only just (an obstacle moved a
+      // little into it): a new tree or two may find one round the same
+      // sides.
+      for (int retry = 0; retry < params_.same_side_retries; ++retry) {
+        const int again = grow_tree(scene, root, target, result);
+        if (again < 0) break;
+        Way other = trace(again);
+        if (same_sides(scene, other.taut, kept.corners) && polyline_length(other.taut) <= longest) {
+          chosen = std::move(other);
+          break;
+        }
       }
     }
   }
-  std::vector<V> path;
-  for (int i = end; i >= 0; i = parents_[i]) path.emplace_back(xs_[i], ys_[i]);
-  std::reverse(path.begin(), path.end());
-  if (found >= 0) path.push_back(target);
-  smooth(scene, path);
-  if (found >= 0) {
-    // The corners of the smoothed path, not its ends: the next plan starts
-    // elsewhere, and aiming at the target is the goal bias' job. Not the
-    // taut corners: on an obstacle's rim, the next plan's tree seldom
-    // reaches them once the obstacle has moved a little.
-    remember(std::vector<V>(path.begin() + 1, path.end() - 1));
+  if (chosen.reached) {
     result.reached_target = true;
     result.reached_goal = !result.goal_blocked;
+    last_way_.assign(chosen.corners.begin() + 1, chosen.corners.end());
   }
-  pull_taut(scene, path);
+  const std::vector<V>& path = chosen.taut;
   result.waypoints.insert(result.waypoints.end(), path.begin() + 1, path.end());
   if (result.waypoints.size() < 2) result.waypoints.push_back(root);
   return result;

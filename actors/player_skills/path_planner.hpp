@@ -84,6 +84,17 @@ struct PlannerParams {
   double clearance = 0.0;
   /// Seeds the planner's generator (std::mt19937): the only randomness.
   uint32_t seed = 1;
+  /// A plan keeps the way the last one took (round the same side of each
+  /// obstacle) while that way is still free and at most this fraction
+  /// longer than the new tree's; below 0 never. Each replan's tree is a new
+  /// random draw, and two ways round an obstacle of about equal length came
+  /// up by turns: a differential robot turned to one, then to the other,
+  /// and stood (MSL: 3 s in front of the other team's keeper at a kick-off).
+  double keep_way_fraction = 0.2;
+  /// When the last way is blocked and the new tree goes round an obstacle
+  /// on the other side, up to this many more trees are grown for one round
+  /// the same sides (taken when at most keep_way_fraction longer).
+  int same_side_retries = 2;
 };
 
 /// One plan.
@@ -150,6 +161,15 @@ struct PlanResult {
 /// point of the free space (not checked against obstacles); the path goes
 /// on from there.
 ///
+/// Hysteresis: when the tree's way is not the straight segment, the last
+/// plan's corners (with the new start and aim as ends, shortcut and pulled
+/// taut again) replace it while all its segments are still free and it is
+/// at most keep_way_fraction longer, or whenever the tree did not reach the
+/// aim. When it is blocked and the tree's way passes an obstacle on the
+/// other side, up to same_side_retries more trees are grown for one that
+/// keeps the sides. An aim further than goal_jump from the last one drops
+/// the last way.
+///
 /// A blocked goal (inside an inflated disc or outside the free space) is
 /// replaced by the nearest free point (exact: the nearest among projections
 /// onto discs and rectangles and their pairwise intersections); if the tree
@@ -177,8 +197,12 @@ class PathPlanner {
   bool segment_free(const Eigen::Vector2d& a, const Eigen::Vector2d& b, const std::vector<CircleObstacle>& obstacles,
                     const FreeSpace& free_space) const;
 
-  /// Forgets the cached waypoints (e.g. when the robot's goal jumps elsewhere).
-  void clear_cache() { cache_.clear(); }
+  /// Forgets the cached waypoints and the last way (e.g. when the robot's
+  /// goal jumps elsewhere).
+  void clear_cache() {
+    cache_.clear();
+    last_way_.clear();
+  }
   /// Back to the state right after construction: empty cache, generator reseeded.
   void reset();
 
@@ -203,6 +227,10 @@ class PathPlanner {
   Scene make_scene(const std::vector<CircleObstacle>& obstacles, const FreeSpace& free_space) const;
   bool passable(const Scene& scene, const Eigen::Vector2d& a, const Eigen::Vector2d& b) const;
   bool point_free(const Scene& scene, const Eigen::Vector2d& p) const;
+  // Whether polylines a and b, with the same ends, pass every disc on the
+  // same side.
+  bool same_sides(const Scene& scene, const std::vector<Eigen::Vector2d>& a,
+                  const std::vector<Eigen::Vector2d>& b) const;
   Eigen::Vector2d nearest_free_point(const Scene& scene, const Eigen::Vector2d& p) const;
   Eigen::Vector2d sample(const Scene& scene);
   void smooth(const Scene& scene, std::vector<Eigen::Vector2d>& path) const;
@@ -216,6 +244,9 @@ class PathPlanner {
   std::mt19937 rng_;
   std::vector<Eigen::Vector2d> cache_;
   std::optional<Eigen::Vector2d> last_goal_;
+  // The last plan's way after its start, ending at its aim; empty when it
+  // went straight or did not reach its aim.
+  std::vector<Eigen::Vector2d> last_way_;
   // Tree storage reused between plans (no allocation per plan once warm).
   std::vector<double> xs_, ys_;
   std::vector<int> parents_;

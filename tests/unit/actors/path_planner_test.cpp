@@ -420,6 +420,62 @@ TEST(PathPlanner, AGoalThatJumpsFarClearsTheCacheAndANearOneKeepsIt) {
   EXPECT_EQ(kept_far, 0);
 }
 
+// A robot walking its plan round an opponent straight ahead, the opponent's
+// position jittering as a camera's would: how often its way changes sides.
+int side_changes(const PlannerParams& p, double jitter) {
+  PathPlanner planner(p);
+  std::mt19937 rng(p.seed + 1000u);
+  std::uniform_real_distribution<double> noise(-jitter, jitter);
+  V self(-0.6, 0.0);
+  const V goal(0.6, 0.0);
+  int side = 0, changes = 0;
+  for (int cycle = 0; cycle < 40; ++cycle) {
+    const std::vector<CircleObstacle> in_the_way = {opponent(noise(rng), noise(rng))};
+    const PlanResult plan = planner.plan(self, goal, in_the_way, field());
+    if (plan.waypoints.size() < 3) break;  // past it: straight on
+    const int now = plan.waypoints[1].y() > 0.0 ? 1 : -1;
+    if (side != 0 && now != side) ++changes;
+    side = now;
+    const V step = plan.waypoints[1] - self;
+    self += std::min(0.01, step.norm()) * step.normalized();
+  }
+  return changes;
+}
+
+TEST(PathPlanner, ReplanningKeepsGoingRoundTheSameSideOfAnOpponentAsLongAsTheOther) {
+  constexpr uint32_t kSeeds = 200;
+  int with_keeping = 0, without_retries = 0, without_keeping = 0;
+  for (uint32_t seed = 1; seed <= kSeeds; ++seed) {
+    PlannerParams p = params(seed);
+    with_keeping += side_changes(p, 0.003);
+    p.same_side_retries = 0;
+    without_retries += side_changes(p, 0.003);
+    p.keep_way_fraction = -1.0;
+    without_keeping += side_changes(p, 0.003);
+  }
+  RecordProperty("side_changes_without_retries", std::to_string(without_retries));
+  RecordProperty("side_changes_without_keeping", std::to_string(without_keeping));
+  EXPECT_GT(without_keeping, 0) << "the scene no longer tests anything";
+  EXPECT_EQ(with_keeping, 0) << "without keeping the way: " << without_keeping;
+}
+
+TEST(PathPlanner, AKeptWayThatOpponentsBlockGivesWayToTheOtherSide) {
+  const V start(-0.6, 0.0), goal(0.6, 0.0);
+  for (uint32_t seed = 1; seed <= 20; ++seed) {
+    PathPlanner planner(params(seed));
+    std::vector<CircleObstacle> scene = {opponent(0.0, 0.0)};
+    const PlanResult first = planner.plan(start, goal, scene, field());
+    ASSERT_GT(first.waypoints.size(), 2u);
+    const double side = first.waypoints[1].y() > 0.0 ? 1.0 : -1.0;
+    // Opponents join it in a row to the touch line on that side.
+    for (double y = 2.0 * kRadius; y < 0.5 * kWidth; y += 2.0 * kRadius) scene.push_back(opponent(0.0, side * y));
+    const PlanResult second = planner.plan(start, goal, scene, field());
+    ASSERT_TRUE(second.reached_goal) << "seed " << seed;
+    EXPECT_LT(side * second.waypoints[1].y(), 0.0) << "seed " << seed;
+    EXPECT_GE(min_gap(second.waypoints, scene), kClearance - kTolerance) << "seed " << seed;
+  }
+}
+
 TEST(PathPlanner, InvalidInputsSayStayWhereYouAre) {
   PathPlanner planner(params());
   const V start(0.1, 0.2);
