@@ -157,7 +157,8 @@ PathPlanner::Scene PathPlanner::make_scene(const std::vector<CircleObstacle>& ob
   scene.space = &free_space;
   scene.discs.reserve(obstacles.size());
   for (const auto& o : obstacles)
-    scene.discs.push_back({o.centre, o.radius + params_.robot_radius + params_.clearance});
+    scene.discs.push_back({o.centre, o.radius + params_.robot_radius + params_.clearance,
+                           o.body > 0.0 ? o.body + params_.robot_radius + params_.clearance : o.body});
   double total = 0.0;
   for (const Box& box : free_space) {
     total += box.isEmpty() ? 0.0 : box.volume();
@@ -422,9 +423,24 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
   // Boxed in: a robot touching three others at once found every direction
   // nearing one of them, and stood still for seconds (MSL drop ball: 4 s,
   // inside the distance at the restart).
+  // Boxed in against a zone kept off by opponents, the only way out may
+  // lead into the zone (MSL free kick: a robot 1.2 m from the ball stood
+  // 5 s with opponents on three sides and the ball's zone on the fourth).
+  auto shrink_zones_holding_root = [&] {
+    bool any = false;
+    for (Disc& disc : scene.discs) {
+      if (disc.body < 0.0 || disc.body >= disc.radius) continue;  // a body, or no bigger than it
+      if ((root - disc.centre).squaredNorm() >= disc.radius * disc.radius) continue;
+      disc.radius = disc.body;
+      any = true;
+    }
+    return any;
+  };
   int found = -1;
-  for (const double slack : {0.0, params_.clearance}) {
-    scene.start_slack = slack;
+  for (int pass = 0; pass < 3; ++pass) {
+    if (pass == 1 && result.nodes > 0) continue;  // it could move: no sliding into a disc
+    if (pass == 2 && !shrink_zones_holding_root()) break;
+    scene.start_slack = pass == 1 ? params_.clearance : 0.0;
     if (passable(scene, root, target)) {
       result.waypoints.push_back(target);
       result.reached_target = true;
@@ -432,7 +448,7 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
       return result;
     }
     found = grow_tree(scene, root, target, result);
-    if (found >= 0 || result.nodes > 0 || !result.start_blocked) break;
+    if (found >= 0 || !result.start_blocked) break;
   }
 
   // A tree's way: its corners after shortcuts (what the cache and the next

@@ -21,6 +21,11 @@ namespace robocaf::actors {
 struct CircleObstacle {
   Eigen::Vector2d centre = Eigen::Vector2d::Zero();
   double radius = 0.0;
+  /// Below 0: a body. Otherwise the disc is a zone kept off (round the
+  /// ball, or the spot it goes back to) around a body of this radius, 0 for
+  /// none: a start inside the zone that finds no way out of it only keeps
+  /// off the body (see PathPlanner).
+  double body = -1.0;
 };
 
 /// Where the robot's centre may be: the union of these axis-aligned
@@ -90,7 +95,7 @@ struct PlannerParams {
   /// random draw, and two ways round an obstacle of about equal length came
   /// up by turns: a differential robot turned to one, then to the other,
   /// and stood (MSL: 3 s in front of the other team's keeper at a kick-off).
-  double keep_way_fraction = 0.2;
+  double keep_way_fraction = 0.1;
   /// When the last way is blocked and the new tree goes round an obstacle
   /// on the other side, up to this many more trees are grown for one round
   /// the same sides (taken when at most keep_way_fraction longer).
@@ -157,7 +162,10 @@ struct PlanResult {
 /// all (a start inside several discs, every direction nearing one of them),
 /// the tree is grown again with segments from inside a disc allowed to come
 /// nearer its centre by `clearance`: the robot slides out along one of
-/// them. A start outside the free space first goes straight to the nearest
+/// them. A start inside a zone kept off (CircleObstacle::body) whose tree
+/// still does not reach the aim grows a last one with such zones holding
+/// the start shrunk to their body: boxed in against the zone by opponents,
+/// the way out may lead nearer the ball. A start outside the free space first goes straight to the nearest
 /// point of the free space (not checked against obstacles); the path goes
 /// on from there.
 ///
@@ -213,6 +221,7 @@ class PathPlanner {
   struct Disc {
     Eigen::Vector2d centre;
     double radius;  // inflated: obstacle + robot + clearance
+    double body;    // inflated the same, or below 0 (CircleObstacle::body)
   };
   // The scene of one plan, in the planner's own terms.
   struct Scene {

@@ -1373,14 +1373,17 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // grazed it, and a differential robot cutting the corner touched it.
     const double ball_berth =
         kBallWaypointFactor * ball_pass_radius() - league_.robot().radius() - params_.opponent_clearance;
-    auto keep_off = [&](const V& at) {
+    // Zones, not bodies: a robot boxed in on the spot by opponents may
+    // cross it (nothing is there until the ball is put back), and pass the
+    // ball nearer than the berth (PathPlanner).
+    auto keep_off = [&](const V& at, double body) {
       if (std::isfinite(at.x()) && std::isfinite(at.y()) && (place - at).norm() > taker_reach)
-        plan_round_.push_back({at, ball_berth});
+        plan_round_.push_back({at, ball_berth, body});
     };
     const size_t opponents_planned_round = plan_round_.size();
     if (instruction.restart() != msg::RESTART_KICKOFF) {
-      if (ball) keep_off(V(world.ball().position().x(), world.ball().position().y()));
-      if (instruction.has_ball_spot()) keep_off(V(instruction.ball_spot().x(), instruction.ball_spot().y()));
+      if (ball) keep_off(V(world.ball().position().x(), world.ball().position().y()), league_.ball().radius());
+      if (instruction.has_ball_spot()) keep_off(V(instruction.ball_spot().x(), instruction.ball_spot().y()), 0.0);
     }
     ball_planned_round = plan_round_.size() > opponents_planned_round;
     detouring = !plan_round_.empty();

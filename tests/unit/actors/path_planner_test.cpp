@@ -276,6 +276,51 @@ TEST(PathPlanner, ARobotBoxedInByThreeItTouchesSlidesOutAlongOne) {
   }
 }
 
+TEST(PathPlanner, ARobotBoxedInOnTheBallsSpotLeavesOverItKeepingOffTheBall) {
+  // MSL free kick for the other team (seed 15): our robot stands on the
+  // spot the ball goes back to, opponents touching it on three sides, the
+  // ball (dribbled off) beside the fourth; its place is 3 m away, past them.
+  constexpr double kMslRadius = 0.25, kBall = 0.11, kZone = 0.32;
+  PlannerParams p;
+  p.robot_radius = kMslRadius;
+  p.clearance = kClearance;
+  p.step = 2.0 * kMslRadius + kClearance;
+  p.max_nodes = 100;
+  const FreeSpace msl = field_free_space(18.0, 12.0, kMslRadius);
+  const V start(5.58, -0.99), place(2.86, -0.07), ball(5.91, -1.84), spot(5.88, -1.17);
+  std::vector<CircleObstacle> scene;
+  for (const V& o : {V(5.38, -1.46), V(5.61, -0.49), V(5.03, -0.73), V(4.47, -0.46), V(5.19, -0.09)})
+    scene.push_back({o, kMslRadius});
+  scene.push_back({ball, kZone, kBall});
+  scene.push_back({spot, kZone, 0.0});
+  int reached = 0;
+  for (uint32_t seed = 1; seed <= 20; ++seed) {
+    p.seed = seed;
+    PathPlanner planner(p);
+    const PlanResult r = planner.plan(start, place, scene, msl);
+    EXPECT_TRUE(r.start_blocked);
+    // A tree that does not get out ends where it starts; the next cycle's
+    // grows anew.
+    if (!r.reached_goal) continue;
+    ++reached;
+    for (std::size_t i = 0; i + 1 < r.waypoints.size(); ++i) {
+      EXPECT_GE(segment_distance(r.waypoints[i], r.waypoints[i + 1], ball), kBall + kMslRadius + kClearance - kTolerance)
+          << "seed " << seed;
+      for (std::size_t k = 0; k < 5; ++k)  // away from the opponents it touches, round the others
+        EXPECT_GE(segment_distance(r.waypoints[i], r.waypoints[i + 1], scene[k].centre),
+                  std::min((start - scene[k].centre).norm(), 2.0 * kMslRadius + kClearance) - kTolerance)
+            << "seed " << seed;
+    }
+  }
+  EXPECT_GE(reached, 18);
+  // With the zones as bodies it has no way out.
+  scene[5].body = scene[6].body = -1.0;
+  p.seed = 1;
+  PathPlanner planner(p);
+  const PlanResult stuck = planner.plan(start, place, scene, msl);
+  EXPECT_LT((stuck.waypoints[1] - start).norm(), 0.1) << "the scene no longer boxes the robot in";
+}
+
 TEST(PathPlanner, AStartOutsideTheFieldGoesToTheFieldFirst) {
   PathPlanner planner(params());
   const V start(kLength / 2 - 0.01, 0.2);  // centre closer to the wall than the radius
