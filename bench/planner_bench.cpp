@@ -74,7 +74,16 @@ const std::vector<Case>& cases() {
   return all;
 }
 
-PlannerParams planner_params(const Case& c, bool errt) {
+// The planners compared: plain RRT (the baseline), ERRT replanning from
+// scratch each cycle, and ERRT keeping its last way (the default).
+enum class Variant { kRrt, kErrtNoKeep, kErrt };
+constexpr Variant kVariants[] = {Variant::kRrt, Variant::kErrtNoKeep, Variant::kErrt};
+
+std::string variant_name(const Case& c, Variant v) {
+  return c.name + (v == Variant::kRrt ? "/rrt" : v == Variant::kErrtNoKeep ? "/errt_no_keep" : "/errt");
+}
+
+PlannerParams planner_params(const Case& c, Variant variant) {
   PlannerParams p;
   p.robot_radius = c.radius;
   p.clearance = c.clearance;
@@ -82,7 +91,8 @@ PlannerParams planner_params(const Case& c, bool errt) {
   p.max_nodes = 300;
   p.seed = 11;
   p.goal_jump = 6.0 * c.step;
-  if (!errt) {
+  if (variant != Variant::kErrt) p.keep_way_fraction = -1.0;
+  if (variant == Variant::kRrt) {
     p.goal_bias = 0.0;
     p.waypoint_bias = 0.0;
     p.cache_size = 0;
@@ -172,11 +182,11 @@ class World {
   int episode_ = 0;
 };
 
-void replan(benchmark::State& state, const Case& c, bool errt) {
-  const std::string name = c.name + (errt ? "/errt" : "/rrt");
+void replan(benchmark::State& state, const Case& c, Variant variant) {
+  const std::string name = variant_name(c, variant);
   Stats stats;
   World world(c);
-  PathPlanner planner(planner_params(c, errt));
+  PathPlanner planner(planner_params(c, variant));
   V last_heading = V::Zero(), last_goal = V::Constant(1e9);
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -221,7 +231,7 @@ void walled_off(benchmark::State& state, const Case& c) {
     obstacles.push_back({goal + ring * V(std::cos(a), std::sin(a)), c.radius});
   }
   const V start(-0.45 * c.length, 0.0);
-  PathPlanner planner(planner_params(c, true));
+  PathPlanner planner(planner_params(c, Variant::kErrt));
   Stats stats;
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -249,9 +259,8 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   for (const Case& c : cases())
-    for (bool errt : {false, true})
-      benchmark::RegisterBenchmark((c.name + (errt ? "/errt" : "/rrt")).c_str(),
-                                   [&c, errt](benchmark::State& s) { replan(s, c, errt); })
+    for (Variant v : kVariants)
+      benchmark::RegisterBenchmark(variant_name(c, v).c_str(), [&c, v](benchmark::State& s) { replan(s, c, v); })
           ->Iterations(kCycles);
   for (const Case& c : cases())
     benchmark::RegisterBenchmark((c.name + "/walled_off").c_str(), [&c](benchmark::State& s) { walled_off(s, c); })
@@ -261,13 +270,13 @@ int main(int argc, char** argv) {
   // Per plan, wall time of plan() alone (steady clock), over the same number
   // of cycles for both planners. "tree" = plans whose straight line was
   // blocked; the rest return the segment at once.
-  std::printf("\n%-26s %8s %8s %8s %8s %7s %7s %7s %7s %7s %7s %9s\n", "replanning at 60 Hz", "median", "tree",
+  std::printf("\n%-34s %8s %8s %8s %8s %7s %7s %7s %7s %7s %7s %9s\n", "replanning at 60 Hz", "median", "tree",
               "p99", "max", "nodes", "iters", "tree", "reach", "detour", "flips", "tree med");
-  std::printf("%-26s %8s %8s %8s %8s %7s %7s %7s %7s %7s %7s %9s\n", "", "us", "med us", "us", "us", "/tree",
+  std::printf("%-34s %8s %8s %8s %8s %7s %7s %7s %7s %7s %7s %9s\n", "", "us", "med us", "us", "us", "/tree",
               "/tree", "%", "%", "", "%", "vs RRT");
   for (const Case& c : cases())
-    for (bool errt : {false, true}) {
-      const std::string name = c.name + (errt ? "/errt" : "/rrt");
+    for (Variant v : kVariants) {
+      const std::string name = variant_name(c, v);
       if (!g_stats.count(name)) continue;
       const Stats& s = g_stats[name];
       const double n = static_cast<double>(std::max<std::size_t>(s.all_us.size(), 1));
@@ -275,7 +284,7 @@ int main(int argc, char** argv) {
       const std::string base = c.name + "/rrt";
       const double base_tree = g_stats.count(base) ? quantile(g_stats[base].tree_us, 0.5) : 0.0;
       const double trees = static_cast<double>(std::max<long>(s.trees, 1));
-      std::printf("%-26s %8.2f %8.2f %8.2f %8.1f %7.1f %7.1f %7.1f %7.1f %7.3f %7.2f %8.2fx\n", name.c_str(),
+      std::printf("%-34s %8.2f %8.2f %8.2f %8.1f %7.1f %7.1f %7.1f %7.1f %7.3f %7.2f %8.2fx\n", name.c_str(),
                   quantile(s.all_us, 0.5), tree_median, quantile(s.all_us, 0.99),
                   *std::max_element(s.all_us.begin(), s.all_us.end()), static_cast<double>(s.nodes) / trees,
                   static_cast<double>(s.iterations) / trees, 100.0 * static_cast<double>(s.trees) / n,
