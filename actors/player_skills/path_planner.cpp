@@ -420,9 +420,6 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
     target = nearest_free_point(scene, goal);
   }
 
-  // Boxed in: a robot touching three others at once found every direction
-  // nearing one of them, and stood still for seconds (MSL drop ball: 4 s,
-  // inside the distance at the restart).
   // Boxed in against a zone kept off by opponents, the only way out may
   // lead into the zone (MSL free kick: a robot 1.2 m from the ball stood
   // 5 s with opponents on three sides and the ball's zone on the fourth).
@@ -436,6 +433,11 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
     }
     return any;
   };
+  // Boxed in: a robot touching three others at once found every direction
+  // nearing one of them, and stood still for seconds (MSL drop ball: 4 s,
+  // inside the distance at the restart); so a tree that added no node is
+  // grown again sliding (pass 1), and one still boxed in crosses the zones
+  // (pass 2).
   int found = -1;
   for (int pass = 0; pass < 3; ++pass) {
     if (pass == 1 && result.nodes > 0) continue;  // it could move: no sliding into a disc

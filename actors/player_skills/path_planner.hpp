@@ -165,9 +165,9 @@ struct PlanResult {
 /// them. A start inside a zone kept off (CircleObstacle::body) whose tree
 /// still does not reach the aim grows a last one with such zones holding
 /// the start shrunk to their body: boxed in against the zone by opponents,
-/// the way out may lead nearer the ball. A start outside the free space first goes straight to the nearest
-/// point of the free space (not checked against obstacles); the path goes
-/// on from there.
+/// the way out may lead nearer the ball. A start outside the free space
+/// first goes straight to the nearest point of the free space (not checked
+/// against obstacles); the path goes on from there.
 ///
 /// Hysteresis: when the tree's way is not the straight segment, the last
 /// plan's corners (with the new start and aim as ends, shortcut and pulled
