@@ -506,6 +506,10 @@ V SkillController::exit_from_circle(const Pose& self, const V& c, double R, cons
       const double a = k * (2.0 * M_PI / kDirections);
       const V e = c + out * V(std::cos(a), std::sin(a));
       if (std::abs(e.x()) > hx || std::abs(e.y()) > hy) continue;
+      // Nor where drive_to() would not take it: a point by our goal area
+      // became the area's corner, inside the circle (MSL drop ball by our
+      // corner flag: a robot stood there beside an opponent for 4 s).
+      if (avoid_goal_area_ && in_own_goal_area(e, goal_area_keep())) continue;
       if (outwards_only && (e - p).dot(p - c) < 0.0) continue;
       if (free_only && !free(e)) continue;
       const double cost = (e - p).norm() + out * std::abs(wrap_angle(a - place_bearing));
@@ -1331,6 +1335,19 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     placement_blocked_since_.reset();
   }
   forwards_only_ = placing_ && t < forwards_until_;
+  // A robot whose place is outside the distance the rules keep it from the
+  // ball's spot goes round that circle, not through it: straight through,
+  // it stood inside when play restarted, or slid along the circle's edge
+  // with the referee moving it back out time after time (MSL).
+  const std::optional<V> spot =
+      instruction.has_ball_spot() && std::isfinite(instruction.ball_spot().x()) &&
+              std::isfinite(instruction.ball_spot().y())
+          ? std::optional<V>(V(instruction.ball_spot().x(), instruction.ball_spot().y()))
+          : std::nullopt;
+  const double keep_out = instruction.keep_out_radius();
+  const bool keeps_out = spot && std::isfinite(keep_out) && keep_out > 0.0;
+  // The circle placing robots keep out of: the distance and half a radius.
+  const double R = keep_out + 0.5 * league_.robot().radius();
   plan_round_ = opponents_;
   bool detouring = false;
   bool ball_planned_round = false;
@@ -1386,6 +1403,19 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
       if (instruction.has_ball_spot()) keep_off(V(instruction.ball_spot().x(), instruction.ball_spot().y()), 0.0);
     }
     ball_planned_round = plan_round_.size() > opponents_planned_round;
+    // A robot standing legally also plans round the circle itself, no
+    // nearer the spot than it stands (within the margin): waypoints round
+    // the circle keep the way's end outside, but the way there, round an
+    // opponent or to an exit point, could cut inside. One standing just
+    // within the margin went for its place along a chord and stood inside
+    // at the restart (MSL vs chaser: drop balls by our corner flag, 4 of the
+    // 15 robots moved at restarts other than kick-offs in 40 matches). One
+    // inside goes out by exit_from_circle(), which may lead it deeper first
+    // past a teammate standing where the way out is shortest.
+    const double from_spot = spot ? (V(self.x, self.y) - *spot).norm() : 0.0;
+    if (keeps_out && (place - *spot).norm() >= R && from_spot >= keep_out)
+      plan_round_.push_back(
+          {*spot, std::min(R, from_spot) - league_.robot().radius() - params_.opponent_clearance, 0.0});
     detouring = !plan_round_.empty();
   }
   avoid_opponents_ =
@@ -1395,19 +1425,6 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   double kick = 0.0;
   if (instruction.directive() == msg::COACH_PLACE) {
     double tx = instruction.placement().x(), ty = instruction.placement().y();
-    // A robot whose place is outside the distance the rules keep it from the
-    // ball's spot goes round that circle, not through it: straight through,
-    // it stood inside when play restarted, or slid along the circle's edge
-    // with the referee moving it back out time after time (MSL).
-    const std::optional<V> spot =
-        instruction.has_ball_spot() && std::isfinite(instruction.ball_spot().x()) &&
-                std::isfinite(instruction.ball_spot().y())
-            ? std::optional<V>(V(instruction.ball_spot().x(), instruction.ball_spot().y()))
-            : std::nullopt;
-    const double keep_out = instruction.keep_out_radius();
-    const bool keeps_out = spot && std::isfinite(keep_out) && keep_out > 0.0;
-    // The circle placing robots keep out of: the distance and half a radius.
-    const double R = keep_out + 0.5 * league_.robot().radius();
     if (keeps_out) {
       if ((place - *spot).norm() >= R) {
         if ((V(self.x, self.y) - *spot).norm() < R) {

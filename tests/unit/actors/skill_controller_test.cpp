@@ -1354,6 +1354,81 @@ TEST(SkillController, PlacingRobotLeavesTheCircleWhereNoTeammateStands) {
   EXPECT_GE(closest, 2.0 * r + 0.01) << "touched the teammate";
 }
 
+// An MSL drop ball by a corner flag (the ball's spot at `spot`): our robot
+// places from (x, y), facing `theta`, for (place_x, place_y), with an
+// opponent standing at `opponent` (seen, and in the way) and teammates
+// standing at `teammates` (seen only). The closest the
+// robot comes to the spot in `seconds`, whether it ever stood legally,
+// whether it was back inside once it had, and where it ends.
+struct ByTheCornerFlag {
+  double closest = 1e9, end_x = 0.0, end_y = 0.0;
+  bool out = false, back_in = false;
+};
+ByTheCornerFlag place_by_the_corner_flag(const Eigen::Vector2d& spot, double x, double y, double theta,
+                                         double place_x, double place_y, const Eigen::Vector2d& opponent,
+                                         bool attack_positive_x, double seconds,
+                                         std::vector<std::pair<double, double>> teammates = {}) {
+  MiniWorld w(runtime::preset_match_config("msl"));
+  const double keep = w.league.rules().restart_distance();
+  w.x = x;
+  w.y = y;
+  w.theta = theta;
+  w.bx = spot.x();
+  w.by = spot.y();
+  w.ball_moves = false;
+  w.opponents = {{opponent.x(), opponent.y()}};
+  w.unseen = w.opponents;
+  w.teammates = std::move(teammates);
+  msg::PlayerInstruction place = placing_for(msg::RESTART_DROP_BALL, msg::ROLE_SUPPORTER, place_x, place_y, 0.0);
+  place.set_attack_positive_x(attack_positive_x);
+  place.mutable_ball_spot()->set_x(spot.x());
+  place.mutable_ball_spot()->set_y(spot.y());
+  place.set_keep_out_radius(keep);
+  ByTheCornerFlag run;
+  for (int k = 0; k < static_cast<int>(seconds * 50); ++k) {
+    w.step(place);
+    const double from_spot = std::hypot(w.x - spot.x(), w.y - spot.y());
+    run.closest = std::min(run.closest, from_spot);
+    run.back_in = run.back_in || (run.out && from_spot < keep);
+    run.out = run.out || from_spot >= keep;
+  }
+  run.end_x = w.x;
+  run.end_y = w.y;
+  return run;
+}
+
+TEST(SkillController, PlacingRobotStandingLegallyGoesRoundAnOpponentOutsideTheCircleNotInside) {
+  // MSL vs chaser, a drop ball by our corner flag: a robot stood legally,
+  // 3.04 m from the spot (within the half radius it keeps as a margin),
+  // when its place moved round the circle; an opponent stood against it on
+  // the side away from the ball. Its way round the opponent went inside the
+  // circle, along a chord, and it stood 2.92 m from the spot at the
+  // restart. It plans round the circle too, no nearer than it stands: it
+  // goes round the opponent on the outside.
+  const Eigen::Vector2d spot(-8.5, -5.5);
+  const ByTheCornerFlag run =
+      place_by_the_corner_flag(spot, -8.45, -2.47, 2.2, -6.01, -3.41, {-8.02, -2.2}, true, 8.0);
+  const double keep = runtime::preset_match_config("msl").league().rules().restart_distance();
+  EXPECT_GE(run.closest, keep) << "went inside the circle";
+  EXPECT_LT(std::hypot(run.end_x + 6.01, run.end_y + 3.41), 0.05) << "did not reach its place";
+}
+
+TEST(SkillController, PlacingRobotInsideTheCircleLeavesItAwayFromItsGoalArea) {
+  // MSL vs chaser, a drop ball by our corner flag: a robot 2.96 m from the
+  // spot, beside our goal area, an opponent on one side and a teammate
+  // further off on the way to its place, was sent out at the nearest point
+  // of the edge, which lay in the strip it keeps off the area; its
+  // goal-area rule took it to the strip's corner instead, inside the
+  // circle, where it stood beside the opponent for 4 s until the referee
+  // moved it. It leaves by a point it may stand on (round the opponent on
+  // the ball's side: the way out is short), in time.
+  const Eigen::Vector2d spot(-8.43, -5.42);
+  const ByTheCornerFlag run = place_by_the_corner_flag(spot, -7.95, -2.49, -0.2, -5.77, -2.77, {-7.33, -2.28},
+                                                       true, 4.0, {{-6.55, -2.81}});
+  EXPECT_TRUE(run.out) << "never left the circle";
+  EXPECT_FALSE(run.back_in) << "went back inside";
+}
+
 // The other team's MSL restart has started and waits for its taker; the
 // referee moved our robot out to exactly the restart distance, below the
 // ball, facing `heading`. Its place lies on the coach's ring a little
