@@ -125,6 +125,26 @@ FreeSpace field_free_space(double length, double width, double robot_radius, dou
   return space;
 }
 
+FreeSpace subtract_box(const FreeSpace& space, const Box& hole) {
+  FreeSpace out;
+  for (const Box& box : space) {
+    const Box cut = box.intersection(hole);
+    // Empty, or only an edge shared: the box keeps all its area.
+    if (box.isEmpty() || cut.isEmpty() || !(cut.min().array() < cut.max().array()).all()) {
+      out.push_back(box);
+      continue;
+    }
+    auto add = [&](const V& lo, const V& hi) {
+      if ((lo.array() < hi.array()).all()) out.emplace_back(lo, hi);
+    };
+    add(box.min(), V(cut.min().x(), box.max().y()));                   // left of the hole
+    add(V(cut.max().x(), box.min().y()), box.max());                   // right
+    add(V(cut.min().x(), box.min().y()), V(cut.max().x(), cut.min().y()));  // below
+    add(V(cut.min().x(), cut.max().y()), V(cut.max().x(), box.max().y()));  // above
+  }
+  return out;
+}
+
 V clamp_into_free_space(const FreeSpace& space, const V& p) {
   V best = p;
   double best_d2 = std::numeric_limits<double>::infinity();

@@ -54,6 +54,11 @@ FreeSpace field_free_space(double length, double width, double robot_radius, dou
 /// `space` is empty.
 Eigen::Vector2d clamp_into_free_space(const FreeSpace& space, const Eigen::Vector2d& p);
 
+/// `space` less the rectangle `hole` (a place kept off, such as our goal
+/// area): each rectangle it cuts is replaced by the up to four pieces of it
+/// round the hole, which keep the hole's edges (a centre on an edge is free).
+FreeSpace subtract_box(const FreeSpace& space, const Eigen::AlignedBox2d& hole);
+
 /// Defaults: the biases usually quoted for Bruce and Veloso's ERRT (the
 /// Botnia thesis gives no numbers). On the replanning unit test a waypoint
 /// bias of 0.3 needed 19 nodes per replan, 0.6 13, 0.8 11, no cache 37; 0.6

@@ -23,6 +23,9 @@ namespace {
 
 using runtime::kPi;
 constexpr double kBackOff = 0.15;  // m the attacker backs off along its line to take out a lateral offset
+// m beyond the restart distance that a placing robot's planned circle
+// reaches at least (see step()).
+constexpr double kRestartCircleCreep = 0.02;
 using V = Eigen::Vector2d;
 
 using runtime::wrap_angle;
@@ -111,7 +114,23 @@ SkillController::SkillController(msg::Team team, uint32_t robot_id, const msg::L
       symmetric_(league.robot().drive() == msg::DRIVE_DIFFERENTIAL && league.robot().kick_speed() <= 0.0),
       planner_(planner_params(team, robot_id, league, params)),
       free_space_(field_free_space(league.field().length(), league.field().width(), league.robot().radius(),
-                                   league.field().goal_width(), league.field().goal_depth(), run_off(league))) {}
+                                   league.field().goal_width(), league.field().goal_depth(), run_off(league))) {
+  const auto& f = league.field();
+  for (int side = 0; side < 2; ++side) {
+    placing_space_[side] = free_space_;
+    if (f.goal_area_depth() <= 0.0 || f.goal_area_width() <= 0.0) continue;
+    // The area as the referee judges it (a robot's centre in it, beyond the
+    // end line too) and half a radius: a restart's placing has no pushing
+    // to allow for (goal_area_keep() does), and a strip that wide beside
+    // the area shut robots in between it and a restart's circle.
+    const double a = side == 0 ? 1.0 : -1.0;  // into the field from our goal
+    const double line = -a * 0.5 * f.length(), keep = placing_goal_area_margin();
+    const double front = line + a * (f.goal_area_depth() + keep), back = line - a * (f.boundary_width() + f.goal_depth() + 1.0);
+    const double side_y = 0.5 * f.goal_area_width() + keep;
+    placing_space_[side] = subtract_box(
+        free_space_, Eigen::AlignedBox2d(V(std::min(front, back), -side_y), V(std::max(front, back), side_y)));
+  }
+}
 
 double SkillController::run_off(const msg::LeaguePreset& league) {
   // Robots may leave an open field (MSL, SSL) to get behind a ball on a
@@ -133,7 +152,14 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
   }
   if (give_way_) give_way_to_teammates(self, tx, ty);
   if (avoid_opponents_ && !plan_round_.empty()) {
-    const PlanResult plan = planner_.plan(V(self.x, self.y), V(tx, ty), plan_round_, free_space_);
+    // Placing, a way through our goal area (the keeper's) left a robot
+    // standing in it at the restart (MSL corner kicks: boxed in beyond our
+    // end line, it got out past the goal).
+    // One already in there leaves as before (the planner would clamp its
+    // start out of the area first, whatever lies that way).
+    const bool off_area = placing_ && avoid_goal_area_ && !in_own_goal_area(V(self.x, self.y), placing_goal_area_margin());
+    const FreeSpace& space = off_area ? placing_space_[own_goal_x_ > 0.0 ? 1 : 0] : free_space_;
+    const PlanResult plan = planner_.plan(V(self.x, self.y), V(tx, ty), plan_round_, space);
     if (plan.inputs_valid) {
       // Through a waypoint without braking; stop only where the path ends.
       if (plan.waypoints.size() > 2) stop_at_target = false;
@@ -279,6 +305,8 @@ bool SkillController::in_own_goal_area(const V& p, double grow) const {
 }
 
 double SkillController::goal_area_keep() const { return formation_.goal_area_keep(); }
+
+double SkillController::placing_goal_area_margin() const { return 0.5 * league_.robot().radius(); }
 
 double SkillController::teammate_keep() const { return runtime::teammate_keep(league_); }
 
@@ -1412,10 +1440,14 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // 15 robots moved at restarts other than kick-offs in 40 matches). One
     // inside goes out by exit_from_circle(), which may lead it deeper first
     // past a teammate standing where the way out is shortest.
+    // A body, not a zone: boxed in, it stands where it may rather than
+    // cross. At least a little more than the distance: each cycle's circle
+    // through where the robot stands let it creep in a centimetre at a time.
     const double from_spot = spot ? (V(self.x, self.y) - *spot).norm() : 0.0;
-    if (keeps_out && (place - *spot).norm() >= R && from_spot >= keep_out)
-      plan_round_.push_back(
-          {*spot, std::min(R, from_spot) - league_.robot().radius() - params_.opponent_clearance, 0.0});
+    if (keeps_out && (place - *spot).norm() >= R && from_spot >= keep_out) {
+      const double rim = std::min(R, std::max(from_spot, keep_out + kRestartCircleCreep));
+      plan_round_.push_back({*spot, rim - league_.robot().radius() - params_.opponent_clearance});
+    }
     detouring = !plan_round_.empty();
   }
   avoid_opponents_ =

@@ -303,6 +303,8 @@ class SkillController {
   void give_way_to_teammates(const Pose& self, double& tx, double& ty) const;
   // How far outside our goal area field players keep their centres.
   double goal_area_keep() const;
+  // How far outside it robots placing for a restart plan their ways.
+  double placing_goal_area_margin() const;
   // Whether p lies in our goal area grown by `grow` on its front and sides
   // (the goal line closes it only where the field ends).
   bool in_own_goal_area(const Eigen::Vector2d& p, double grow) const;
@@ -388,6 +390,10 @@ class SkillController {
   bool placing_ = false;                    // this cycle: placing for a restart
   PathPlanner planner_;
   FreeSpace free_space_;                    // where our centre may be: field, goal mouths, run-off
+  // Placing, robots that keep off our goal area plan without it: the strip
+  // round it too, and the run-off and goal behind it ([0]: our goal at -x,
+  // [1]: at +x).
+  FreeSpace placing_space_[2];
   std::vector<CircleObstacle> opponents_;   // this cycle's opponents
   std::vector<CircleObstacle> plan_round_;  // those drive_to plans round this cycle (placing: the ones at hand)
   bool avoid_opponents_ = false;            // this cycle: drive_to plans round opponents

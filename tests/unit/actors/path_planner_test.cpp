@@ -534,6 +534,36 @@ TEST(PathPlanner, InvalidInputsSayStayWhereYouAre) {
   EXPECT_FALSE(PathPlanner(bad).plan(start, V(0.5, 0.0), {opponent(0.3, 0.2)}, field()).inputs_valid);
 }
 
+TEST(FieldFreeSpace, AHoleCutOutOfItIsNotFreeButItsEdgesAndTheWaysRoundItAre) {
+  // MSL with run-off, less our goal area (at -x) grown by 0.1 m and on
+  // beyond the end line through the goal: the way along the end line from
+  // one side of the goal to the other is shut; round the area's front it
+  // is open.
+  const double L = 18.0, W = 12.0, r = 0.25, gw = 2.0, gd = 0.5, out = 0.9;
+  const Eigen::AlignedBox2d hole(V(-20.0, -2.05), V(-9.0 + 0.75 + 0.1, 2.05));
+  const FreeSpace space = subtract_box(field_free_space(L, W, r, gw, gd, out), hole);
+  auto free = [&](double x, double y) { return clamp_into_free_space(space, V(x, y)).isApprox(V(x, y)); };
+  EXPECT_FALSE(free(-8.5, 0.0));     // in the area
+  EXPECT_FALSE(free(-9.1, 0.0));     // in the goal mouth behind it
+  EXPECT_FALSE(free(-9.4, -1.9));    // beyond the end line beside the goal, level with the area
+  EXPECT_TRUE(free(-9.4, -2.5));     // beyond the end line, clear of it
+  EXPECT_TRUE(free(-8.15, 0.0));     // on its front edge
+  EXPECT_TRUE(free(-8.5, 2.05));     // on its side edge
+  EXPECT_TRUE(free(5.0, 0.0));       // the rest of the field
+  EXPECT_TRUE(free(9.1, 0.0));       // the other goal's mouth
+  PathPlanner planner(params());
+  const std::vector<CircleObstacle> none;
+  EXPECT_FALSE(planner.segment_free(V(-9.4, -2.5), V(-9.4, 2.5), none, space)) << "past the goal";
+  EXPECT_FALSE(planner.segment_free(V(-8.8, -2.5), V(-7.5, 0.0), none, space)) << "across the area's corner";
+  EXPECT_TRUE(planner.segment_free(V(-8.8, -2.5), V(-7.0, -2.5), none, space)) << "beside it";
+  EXPECT_TRUE(planner.segment_free(V(-8.0, -2.5), V(-8.0, 2.5), none, space)) << "in front of it";
+  // A hole that misses every box, or only touches one's edge, leaves it whole.
+  const FreeSpace box{Eigen::AlignedBox2d(V(0.0, 0.0), V(1.0, 1.0))};
+  EXPECT_EQ(subtract_box(box, Eigen::AlignedBox2d(V(2.0, 2.0), V(3.0, 3.0))).size(), 1u);
+  EXPECT_EQ(subtract_box(box, Eigen::AlignedBox2d(V(1.0, 0.0), V(2.0, 1.0))).size(), 1u);
+  EXPECT_TRUE(subtract_box(box, Eigen::AlignedBox2d(V(-1.0, -1.0), V(2.0, 2.0))).empty()) << "all of it cut";
+}
+
 }  // namespace
 }  // namespace robocaf::actors
 

@@ -60,6 +60,9 @@ struct MiniWorld {
   // Robots standing still that the camera does not see (behind an onboard
   // camera): the robot cannot drive into them.
   std::vector<std::pair<double, double>> unseen;
+  // The robot may leave an open field (no walls) into the boundary strip,
+  // beside the goals beyond the end lines; otherwise the lines stop it.
+  bool run_off = false;
 
   DetectionFilter filter{msg::BLUE, 1};
   WorldTracker tracker{msg::BLUE, 1, config.league()};
@@ -147,9 +150,19 @@ struct MiniWorld {
     theta = std::remainder(theta + omega * dt, 2 * kPi);
     const double reach_x = std::abs(y) < 0.5 * f.goal_width() - r ? 0.5 * f.length() + f.goal_depth() - r
                                                                    : 0.5 * f.length() - r;
-    x = std::clamp(x, -reach_x, reach_x);
-    const double reach_y = std::abs(x) > 0.5 * f.length() - r ? 0.5 * f.goal_width() - r : 0.5 * f.width() - r;
-    y = std::clamp(y, -reach_y, reach_y);
+    if (run_off && !f.walls()) {
+      const double out = f.boundary_width();
+      const bool beside_goal = std::abs(y) >= 0.5 * f.goal_width() + r;
+      x = std::clamp(x, -0.5 * f.length() - out + r, 0.5 * f.length() + out - r);
+      if (std::abs(x) > 0.5 * f.length() + f.goal_depth() - r && !beside_goal) x = std::copysign(0.5 * f.length() + f.goal_depth() - r, x);
+      if (std::abs(x) > 0.5 * f.length() - r && !beside_goal && std::abs(y) > 0.5 * f.goal_width() - r)
+        y = std::copysign(0.5 * f.goal_width() + r, y);  // the post: pushed back out beside the goal
+      y = std::clamp(y, -0.5 * f.width() - out + r, 0.5 * f.width() + out - r);
+    } else {
+      x = std::clamp(x, -reach_x, reach_x);
+      const double reach_y = std::abs(x) > 0.5 * f.length() - r ? 0.5 * f.goal_width() - r : 0.5 * f.width() - r;
+      y = std::clamp(y, -reach_y, reach_y);
+    }
     for (const auto& [ux, uy] : unseen) {
       const double dx = x - ux, dy = y - uy, d = std::hypot(dx, dy);
       if (d < 2.0 * r && d > 1e-9) {
@@ -1355,17 +1368,19 @@ TEST(SkillController, PlacingRobotLeavesTheCircleWhereNoTeammateStands) {
 }
 
 // An MSL drop ball by a corner flag (the ball's spot at `spot`): our robot
-// places from (x, y), facing `theta`, for (place_x, place_y), with an
-// opponent standing at `opponent` (seen, and in the way) and teammates
-// standing at `teammates` (seen only). The closest the
-// robot comes to the spot in `seconds`, whether it ever stood legally,
-// whether it was back inside once it had, and where it ends.
+// places from (x, y), facing `theta`, for (place_x, place_y), with
+// opponents standing at `opponents` (seen, and in the way) and teammates
+// standing at `teammates` (seen only). The closest the robot comes to the
+// spot in `seconds`, whether it ever stood legally, whether it was back
+// inside once it had, whether it was ever in our goal area (as the referee
+// judges it: its centre), and where it ends.
 struct ByTheCornerFlag {
   double closest = 1e9, end_x = 0.0, end_y = 0.0;
-  bool out = false, back_in = false;
+  bool out = false, back_in = false, in_goal_area = false;
 };
 ByTheCornerFlag place_by_the_corner_flag(const Eigen::Vector2d& spot, double x, double y, double theta,
-                                         double place_x, double place_y, const Eigen::Vector2d& opponent,
+                                         double place_x, double place_y,
+                                         const std::vector<std::pair<double, double>>& opponents,
                                          bool attack_positive_x, double seconds,
                                          std::vector<std::pair<double, double>> teammates = {}) {
   MiniWorld w(runtime::preset_match_config("msl"));
@@ -1376,9 +1391,10 @@ ByTheCornerFlag place_by_the_corner_flag(const Eigen::Vector2d& spot, double x, 
   w.bx = spot.x();
   w.by = spot.y();
   w.ball_moves = false;
-  w.opponents = {{opponent.x(), opponent.y()}};
+  w.opponents = opponents;
   w.unseen = w.opponents;
   w.teammates = std::move(teammates);
+  w.run_off = true;
   msg::PlayerInstruction place = placing_for(msg::RESTART_DROP_BALL, msg::ROLE_SUPPORTER, place_x, place_y, 0.0);
   place.set_attack_positive_x(attack_positive_x);
   place.mutable_ball_spot()->set_x(spot.x());
@@ -1391,6 +1407,10 @@ ByTheCornerFlag place_by_the_corner_flag(const Eigen::Vector2d& spot, double x, 
     run.closest = std::min(run.closest, from_spot);
     run.back_in = run.back_in || (run.out && from_spot < keep);
     run.out = run.out || from_spot >= keep;
+    const auto& f = w.league.field();
+    const double in_front_of_our_goal_line = 0.5 * f.length() + (attack_positive_x ? w.x : -w.x);
+    run.in_goal_area = run.in_goal_area ||
+                       (std::abs(w.y) <= 0.5 * f.goal_area_width() && in_front_of_our_goal_line <= f.goal_area_depth());
   }
   run.end_x = w.x;
   run.end_y = w.y;
@@ -1407,7 +1427,7 @@ TEST(SkillController, PlacingRobotStandingLegallyGoesRoundAnOpponentOutsideTheCi
   // goes round the opponent on the outside.
   const Eigen::Vector2d spot(-8.5, -5.5);
   const ByTheCornerFlag run =
-      place_by_the_corner_flag(spot, -8.45, -2.47, 2.2, -6.01, -3.41, {-8.02, -2.2}, true, 8.0);
+      place_by_the_corner_flag(spot, -8.0, -2.5, 2.2, -6.01, -3.41, {{-7.55, -2.25}}, true, 8.0);
   const double keep = runtime::preset_match_config("msl").league().rules().restart_distance();
   EXPECT_GE(run.closest, keep) << "went inside the circle";
   EXPECT_LT(std::hypot(run.end_x + 6.01, run.end_y + 3.41), 0.05) << "did not reach its place";
@@ -1423,10 +1443,25 @@ TEST(SkillController, PlacingRobotInsideTheCircleLeavesItAwayFromItsGoalArea) {
   // moved it. It leaves by a point it may stand on (round the opponent on
   // the ball's side: the way out is short), in time.
   const Eigen::Vector2d spot(-8.43, -5.42);
-  const ByTheCornerFlag run = place_by_the_corner_flag(spot, -7.95, -2.49, -0.2, -5.77, -2.77, {-7.33, -2.28},
+  const ByTheCornerFlag run = place_by_the_corner_flag(spot, -7.95, -2.49, -0.2, -5.77, -2.77, {{-7.33, -2.28}},
                                                        true, 4.0, {{-6.55, -2.81}});
   EXPECT_TRUE(run.out) << "never left the circle";
   EXPECT_FALSE(run.back_in) << "went back inside";
+}
+
+TEST(SkillController, PlacingRobotBoxedInBesideOurGoalStaysOutOfOurGoalArea) {
+  // MSL vs chaser, their corner kick at our corner flag: a robot stood
+  // legally beyond our end line beside the goal, two opponents standing
+  // between it and its place, the circle it keeps out of on the other side.
+  // Its planned way led past the goal, through our goal area, where it
+  // stood when play restarted (the keeper's: one robot too many). Placing,
+  // it plans without the area: it stays out, standing legally.
+  const Eigen::Vector2d spot(-8.5, -5.5);
+  const ByTheCornerFlag run = place_by_the_corner_flag(spot, -9.5, -2.62, -1.66, -7.39, -2.45,
+                                                       {{-8.94, -2.10}, {-8.49, -2.65}}, true, 8.0);
+  const double keep = runtime::preset_match_config("msl").league().rules().restart_distance();
+  EXPECT_FALSE(run.in_goal_area) << "went into our goal area";
+  EXPECT_GE(run.closest, keep) << "went inside the circle";
 }
 
 // The other team's MSL restart has started and waits for its taker; the
