@@ -125,7 +125,8 @@ SkillController::SkillController(msg::Team team, uint32_t robot_id, const msg::L
     // the area shut robots in between it and a restart's circle.
     const double a = side == 0 ? 1.0 : -1.0;  // into the field from our goal
     const double line = -a * 0.5 * f.length(), keep = placing_goal_area_margin();
-    const double front = line + a * (f.goal_area_depth() + keep), back = line - a * (f.boundary_width() + f.goal_depth() + 1.0);
+    const double front = line + a * (f.goal_area_depth() + keep);
+    const double back = line - a * (f.boundary_width() + f.goal_depth() + 1.0);  // past the run-off
     const double side_y = 0.5 * f.goal_area_width() + keep;
     placing_space_[side] = subtract_box(
         free_space_, Eigen::AlignedBox2d(V(std::min(front, back), -side_y), V(std::max(front, back), side_y)));
@@ -154,10 +155,11 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
   if (avoid_opponents_ && !plan_round_.empty()) {
     // Placing, a way through our goal area (the keeper's) left a robot
     // standing in it at the restart (MSL corner kicks: boxed in beyond our
-    // end line, it got out past the goal).
-    // One already in there leaves as before (the planner would clamp its
-    // start out of the area first, whatever lies that way).
-    const bool off_area = placing_ && avoid_goal_area_ && !in_own_goal_area(V(self.x, self.y), placing_goal_area_margin());
+    // end line, it got out past the goal). One already in there leaves as
+    // before: the planner would first clamp its start out of the area,
+    // whatever lay that way.
+    const bool off_area =
+        placing_ && avoid_goal_area_ && !in_own_goal_area(V(self.x, self.y), placing_goal_area_margin());
     const FreeSpace& space = off_area ? placing_space_[own_goal_x_ > 0.0 ? 1 : 0] : free_space_;
     const PlanResult plan = planner_.plan(V(self.x, self.y), V(tx, ty), plan_round_, space);
     if (plan.inputs_valid) {

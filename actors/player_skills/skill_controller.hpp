@@ -390,9 +390,9 @@ class SkillController {
   bool placing_ = false;                    // this cycle: placing for a restart
   PathPlanner planner_;
   FreeSpace free_space_;                    // where our centre may be: field, goal mouths, run-off
-  // Placing, robots that keep off our goal area plan without it: the strip
-  // round it too, and the run-off and goal behind it ([0]: our goal at -x,
-  // [1]: at +x).
+  // Placing, robots that keep off our goal area plan without it, grown by
+  // placing_goal_area_margin() and on beyond the end line through the goal
+  // ([0]: our goal at -x, [1]: at +x).
   FreeSpace placing_space_[2];
   std::vector<CircleObstacle> opponents_;   // this cycle's opponents
   std::vector<CircleObstacle> plan_round_;  // those drive_to plans round this cycle (placing: the ones at hand)

@@ -151,13 +151,17 @@ struct MiniWorld {
     const double reach_x = std::abs(y) < 0.5 * f.goal_width() - r ? 0.5 * f.length() + f.goal_depth() - r
                                                                    : 0.5 * f.length() - r;
     if (run_off && !f.walls()) {
-      const double out = f.boundary_width();
-      const bool beside_goal = std::abs(y) >= 0.5 * f.goal_width() + r;
-      x = std::clamp(x, -0.5 * f.length() - out + r, 0.5 * f.length() + out - r);
-      if (std::abs(x) > 0.5 * f.length() + f.goal_depth() - r && !beside_goal) x = std::copysign(0.5 * f.length() + f.goal_depth() - r, x);
-      if (std::abs(x) > 0.5 * f.length() - r && !beside_goal && std::abs(y) > 0.5 * f.goal_width() - r)
-        y = std::copysign(0.5 * f.goal_width() + r, y);  // the post: pushed back out beside the goal
+      // The boundary strip's edge stops it; beyond an end line, the goal's
+      // back net and side nets do.
+      const double out = f.boundary_width(), hl = 0.5 * f.length(), hg = 0.5 * f.goal_width();
+      x = std::clamp(x, -hl - out + r, hl + out - r);
       y = std::clamp(y, -0.5 * f.width() - out + r, 0.5 * f.width() + out - r);
+      if (std::abs(x) > hl - r && std::abs(y) < hg + r) {
+        if (std::abs(y) <= hg - r)
+          x = std::copysign(std::min(std::abs(x), hl + f.goal_depth() - r), x);  // in the mouth
+        else
+          y = std::copysign(hg + r, y);  // against a side net: out beside the goal
+      }
     } else {
       x = std::clamp(x, -reach_x, reach_x);
       const double reach_y = std::abs(x) > 0.5 * f.length() - r ? 0.5 * f.goal_width() - r : 0.5 * f.width() - r;
