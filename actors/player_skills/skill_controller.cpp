@@ -1436,12 +1436,11 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // A robot standing legally also plans round the circle itself, no
     // nearer the spot than it stands (within the margin): waypoints round
     // the circle keep the way's end outside, but the way there, round an
-    // opponent or to an exit point, could cut inside. One standing just
-    // within the margin went for its place along a chord and stood inside
-    // at the restart (MSL vs chaser: drop balls by our corner flag, 4 of the
-    // 15 robots moved at restarts other than kick-offs in 40 matches). One
-    // inside goes out by exit_from_circle(), which may lead it deeper first
-    // past a teammate standing where the way out is shortest.
+    // opponent or to an exit point, could cut inside. One standing 3.02 m
+    // from the spot went round an opponent along a chord and stood 2.92 m
+    // off at the restart (MSL vs chaser, a drop ball by our corner flag).
+    // One inside goes out by exit_from_circle(), which may lead it deeper
+    // first past a teammate standing where the way out is shortest.
     // A body, not a zone: boxed in, it stands where it may rather than
     // cross. At least a little more than the distance: each cycle's circle
     // through where the robot stands let it creep in a centimetre at a time.
