@@ -1371,8 +1371,9 @@ TEST(SkillController, PlacingRobotLeavesTheCircleWhereNoTeammateStands) {
   EXPECT_GE(closest, 2.0 * r + 0.01) << "touched the teammate";
 }
 
-// An MSL drop ball by a corner flag (the ball's spot at `spot`): our robot
-// places from (x, y), facing `theta`, for (place_x, place_y), with
+// An MSL restart by a corner flag (the ball's spot at `spot`; a drop ball
+// unless `restart` says otherwise): our robot places from (x, y), facing
+// `theta`, for (place_x, place_y), with
 // opponents standing at `opponents` (seen, and in the way) and teammates
 // standing at `teammates` (seen only). The closest the robot comes to the
 // spot in `seconds`, whether it ever stood legally, whether it was back
@@ -1386,7 +1387,8 @@ ByTheCornerFlag place_by_the_corner_flag(const Eigen::Vector2d& spot, double x, 
                                          double place_x, double place_y,
                                          const std::vector<std::pair<double, double>>& opponents,
                                          bool attack_positive_x, double seconds,
-                                         std::vector<std::pair<double, double>> teammates = {}) {
+                                         std::vector<std::pair<double, double>> teammates = {},
+                                         msg::RestartKind restart = msg::RESTART_DROP_BALL) {
   MiniWorld w(runtime::preset_match_config("msl"));
   const double keep = w.league.rules().restart_distance();
   w.x = x;
@@ -1399,7 +1401,7 @@ ByTheCornerFlag place_by_the_corner_flag(const Eigen::Vector2d& spot, double x, 
   w.unseen = w.opponents;
   w.teammates = std::move(teammates);
   w.run_off = true;
-  msg::PlayerInstruction place = placing_for(msg::RESTART_DROP_BALL, msg::ROLE_SUPPORTER, place_x, place_y, 0.0);
+  msg::PlayerInstruction place = placing_for(restart, msg::ROLE_SUPPORTER, place_x, place_y, 0.0);
   place.set_attack_positive_x(attack_positive_x);
   place.mutable_ball_spot()->set_x(spot.x());
   place.mutable_ball_spot()->set_y(spot.y());
@@ -1461,8 +1463,9 @@ TEST(SkillController, PlacingRobotBoxedInBesideOurGoalStaysOutOfOurGoalArea) {
   // stood when play restarted (the keeper's: one robot too many). Placing,
   // it plans without the area: it stays out, standing legally.
   const Eigen::Vector2d spot(-8.5, -5.5);
-  const ByTheCornerFlag run = place_by_the_corner_flag(spot, -9.5, -2.62, -1.66, -7.39, -2.45,
-                                                       {{-8.94, -2.10}, {-8.49, -2.65}}, true, 8.0);
+  const ByTheCornerFlag run =
+      place_by_the_corner_flag(spot, -9.5, -2.62, -1.66, -7.39, -2.45, {{-8.94, -2.10}, {-8.49, -2.65}}, true, 8.0,
+                               {}, msg::RESTART_CORNER_KICK);
   const double keep = runtime::preset_match_config("msl").league().rules().restart_distance();
   EXPECT_FALSE(run.in_goal_area) << "went into our goal area";
   EXPECT_GE(run.closest, keep) << "went inside the circle";
