@@ -1443,7 +1443,8 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // first past a teammate standing where the way out is shortest.
     // A body, not a zone: boxed in, it stands where it may rather than
     // cross. At least a little more than the distance: each cycle's circle
-    // through where the robot stands let it creep in a centimetre at a time.
+    // through where the robot stands let it creep in a centimetre at a time
+    // (in a unit scene, to 2.79 m).
     const double from_spot = spot ? (V(self.x, self.y) - *spot).norm() : 0.0;
     if (keeps_out && (place - *spot).norm() >= R && from_spot >= keep_out) {
       const double rim = std::min(R, std::max(from_spot, keep_out + kRestartCircleCreep));
