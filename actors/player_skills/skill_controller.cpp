@@ -1382,6 +1382,10 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   bool detouring = false;
   bool ball_planned_round = false;
   const V place(instruction.placement().x(), instruction.placement().y());
+  // The robot goes round that circle to a place outside it; how far it
+  // stands from the spot.
+  const bool round_circle = keeps_out && (place - *spot).norm() >= R;
+  const double from_spot = spot ? (V(self.x, self.y) - *spot).norm() : 0.0;
   // A place this near the ball is the taker's.
   const double taker_reach = 2.0 * (league_.robot().radius() + league_.ball().radius());
   if (placing_) {
@@ -1430,7 +1434,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     const size_t opponents_planned_round = plan_round_.size();
     if (instruction.restart() != msg::RESTART_KICKOFF) {
       if (ball) keep_off(V(world.ball().position().x(), world.ball().position().y()), league_.ball().radius());
-      if (instruction.has_ball_spot()) keep_off(V(instruction.ball_spot().x(), instruction.ball_spot().y()), 0.0);
+      if (spot) keep_off(*spot, 0.0);
     }
     ball_planned_round = plan_round_.size() > opponents_planned_round;
     // A robot standing legally also plans round the circle itself, no
@@ -1445,8 +1449,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // cross. At least a little more than the distance: each cycle's circle
     // through where the robot stands let it creep in a centimetre at a time
     // (in a unit scene, to 2.79 m).
-    const double from_spot = spot ? (V(self.x, self.y) - *spot).norm() : 0.0;
-    if (keeps_out && (place - *spot).norm() >= R && from_spot >= keep_out) {
+    if (round_circle && from_spot >= keep_out) {
       const double rim = std::min(R, std::max(from_spot, keep_out + kRestartCircleCreep));
       plan_round_.push_back({*spot, rim - league_.robot().radius() - params_.opponent_clearance});
     }
@@ -1459,28 +1462,26 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   double kick = 0.0;
   if (instruction.directive() == msg::COACH_PLACE) {
     double tx = instruction.placement().x(), ty = instruction.placement().y();
-    if (keeps_out) {
-      if ((place - *spot).norm() >= R) {
-        if ((V(self.x, self.y) - *spot).norm() < R) {
-          // Inside: out first, then round. Straight across, a robot the
-          // referee had moved to the edge walked back in, and was moved out
-          // again every quarter of a second (MSL: 22 times in 6 s).
-          std::vector<CircleObstacle> occupied;
-          for (const V& mate : teammates_) occupied.push_back({mate, teammate_keep()});
-          for (const auto& opponent : world.opponents())
-            occupied.push_back({V(opponent.pose().x(), opponent.pose().y()),
-                                2.0 * league_.robot().radius() + params_.opponent_clearance});
-          const V exit = exit_from_circle(self, *spot, R, place, occupied);
-          tx = exit.x();
-          ty = exit.y();
-          // Of the two ends, the one pointing away from the spot leads: the
-          // robot moves out while it turns onto its way (drive_to still
-          // takes the other where it is clearly shorter).
-          const V front(std::cos(self.theta), std::sin(self.theta));
-          if (!omni_) drive_direction_ = front.dot(V(self.x, self.y) - *spot) >= 0.0 ? 1 : -1;
-        } else {
-          detour_around_circle(self, *spot, R, tx, ty);
-        }
+    if (round_circle) {
+      if (from_spot < R) {
+        // Inside: out first, then round. Straight across, a robot the
+        // referee had moved to the edge walked back in, and was moved out
+        // again every quarter of a second (MSL: 22 times in 6 s).
+        std::vector<CircleObstacle> occupied;
+        for (const V& mate : teammates_) occupied.push_back({mate, teammate_keep()});
+        for (const auto& opponent : world.opponents())
+          occupied.push_back({V(opponent.pose().x(), opponent.pose().y()),
+                              2.0 * league_.robot().radius() + params_.opponent_clearance});
+        const V exit = exit_from_circle(self, *spot, R, place, occupied);
+        tx = exit.x();
+        ty = exit.y();
+        // Of the two ends, the one pointing away from the spot leads: the
+        // robot moves out while it turns onto its way (drive_to still
+        // takes the other where it is clearly shorter).
+        const V front(std::cos(self.theta), std::sin(self.theta));
+        if (!omni_) drive_direction_ = front.dot(V(self.x, self.y) - *spot) >= 0.0 ? 1 : -1;
+      } else {
+        detour_around_circle(self, *spot, R, tx, ty);
       }
     }
     // Round where the referee will put the ball, and round the ball itself,
