@@ -190,6 +190,7 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
   }
   if (dist < 1e-6) return out;
   double bearing = wrap_angle(angle_of(d) - self.theta);
+  const bool rolling_away = rolling_forward_ * std::cos(bearing) < 0.0;
   // Keep the direction of travel unless the other one is clearly shorter, or
   // the robot dithers between forwards and backwards at 90 degrees.
   allow_reverse = allow_reverse && !forwards_only_;
@@ -201,6 +202,15 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
   }
   if (direction < 0) bearing = wrap_angle(bearing + kPi);
   drive_direction_ = direction;
+  // Placing, still rolling the other way, away from the target: brake
+  // straight first. Turning at speed swings the robot along an arc on away
+  // from it, and the motor, scaling both wheels' changes alike, spends the
+  // braking on the turn (MSL: scorers sent back to their half as the ball
+  // crossed the line ran on into the goal for a second, and were late at the
+  // kick-off). Rolling towards it, it turns as it slows. Not in play, where
+  // the ball skills were tuned turning as they brake (a MiroSot attacker
+  // then pushed a ball by the side wall towards its own goal).
+  if (placing_ && rolling_away && direction * rolling_forward_ < -params_.reversal_brake_speed) return out;
   out.omega = heading_rate(bearing);
   // Turn first, then drive: at 90 degrees off, no forward speed at all.
   out.vx = direction * speed * std::max(0.0, std::cos(bearing));
@@ -1300,6 +1310,8 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     return cmd;
   }
   const Pose self{world.self().pose().x(), world.self().pose().y(), world.self().pose().theta()};
+  rolling_forward_ =
+      std::cos(self.theta) * world.self().velocity().x() + std::sin(self.theta) * world.self().velocity().y();
   ball_velocity_ = V(world.ball().velocity().x(), world.ball().velocity().y());
   if (!ball_velocity_.allFinite()) ball_velocity_ = V::Zero();
   if (world.ball().valid() && ball_velocity_.norm() < kStillBallSpeed) {
@@ -1325,6 +1337,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   // The attacker has right of way (it goes for the ball); everyone else,
   // placing for a restart included, goes round teammates.
   placing_ = instruction.directive() == msg::COACH_PLACE;
+  if (!placing_) standing_opponents_.clear();
   give_way_ = params_.give_way && (placing_ || instruction.role() != msg::ROLE_ATTACKER);
   const bool ball = world.ball().valid();
   opponents_.clear();
@@ -1403,14 +1416,22 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // kick-offs lost one to two and a half seconds so): those standing are
     // planned round from as far as it runs in the look-ahead.
     const double at_hand_standing = at_hand + moving * params_.placement_still_opponent_lookahead;
+    std::vector<uint32_t> standing_now;
     for (const auto& opponent : world.opponents()) {
       const V centre(opponent.pose().x(), opponent.pose().y());
       const double distance = (centre - V(self.x, self.y)).norm();
-      const bool standing = std::hypot(opponent.velocity().x(), opponent.velocity().y()) < still;
+      // Tracks without an id cannot be told apart from cycle to cycle.
+      const bool stood = opponent.robot_id() != 0 &&
+                         std::find(standing_opponents_.begin(), standing_opponents_.end(), opponent.robot_id()) !=
+                             standing_opponents_.end();
+      const double limit = stood ? params_.placement_still_opponent_hysteresis * still : still;
+      const bool standing = std::hypot(opponent.velocity().x(), opponent.velocity().y()) < limit;
+      if (standing) standing_now.push_back(opponent.robot_id());
       const bool round_this = (every_one && distance <= at_hand) ||
                               (standing_ones && standing && distance <= at_hand_standing);
       if (round_this) plan_round_.push_back({centre, league_.robot().radius()});
     }
+    standing_opponents_ = std::move(standing_now);
     // Round the ball and the spot it goes back to, unless the place is at
     // the ball (the taker's). Going round only the target's last leg, a robot
     // led past the ball by its way round an opponent, or reversing into it

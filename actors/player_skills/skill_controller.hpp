@@ -34,6 +34,10 @@ struct SkillParams {
   double turn_braking_fraction = 0.5;
   double turn_latency = 0.04;
   double position_gain = 4.0;        // 1/s: speed per metre left near a stop point
+  // Placing, a differential robot rolling away from its target against the
+  // direction it is to drive in faster than this (m/s) brakes without
+  // turning until it is slower.
+  double reversal_brake_speed = 0.3;
   double braking_fraction = 0.4;     // of max_deceleration, to plan stops despite latency
   double cruise_fraction = 0.8;      // of max_speed, moving about the field
   double placement_fraction = 0.95;  // of max_speed, placing for a restart (late is illegal)
@@ -98,6 +102,10 @@ struct SkillParams {
   // (an opponent in its way) plans round all those at hand for
   // placement_detour_seconds.
   double placement_still_opponent_fraction = 0.25;
+  // One taken as standing stays so until it moves at this many times that
+  // speed: a crowd shuffling about the threshold entered and left the set
+  // by turns, and the way round it swung from side to side.
+  double placement_still_opponent_hysteresis = 2.0;
   // Where the run back to a kick-off takes seconds (MSL), those standing
   // still are planned round from further off: as far as the robot runs in
   // this long (s) at its speed, beyond the four radii.
@@ -351,6 +359,7 @@ class SkillController {
   AttackPhase phase_ = AttackPhase::kApproach;
   int side_ = 0;  // which side of the ball the attacker goes round (+1 left of the ball-goal line, -1 right)
   double last_vx_ = 0.0;             // forward speed asked for last cycle (differential)
+  double rolling_forward_ = 0.0;     // this cycle: the estimated speed along the heading
   // Body-frame velocity (vx, vy) asked for last cycle: what the motor is at
   // or ramping to, known exactly, unlike the velocity estimate (see
   // apply_safety_search). Body frame because the motor holds it there while
@@ -383,6 +392,7 @@ class SkillController {
   // until when it plans round opponents because of that.
   std::optional<double> placement_blocked_since_;
   double placement_detour_until_ = -1e300;
+  std::vector<uint32_t> standing_opponents_;  // placing: ids of the opponents taken as standing last cycle
   double forwards_until_ = -1e300;  // stuck reversing: forwards, camera first, until then
   bool forwards_only_ = false;      // this cycle: placing before forwards_until_
   double last_wanted_speed_ = 0.0;  // m/s the skills asked for last cycle, before safety and pushing limits

@@ -1086,6 +1086,56 @@ RunBack run_back_past(const SkillParams& params, std::optional<std::pair<double,
   return run;
 }
 
+// An MSL robot running back to a kick-off at 1.5 m/s, an opponent 1.2 m
+// ahead in its way whose speed alternates about the standing threshold
+// (0.25 of top speed) from cycle to cycle: how many cycles it steered round
+// the opponent, and how often it changed between steering round and running
+// straight on.
+struct Shuffling {
+  int round = 0, changes = 0;
+};
+Shuffling run_at_a_shuffling_opponent(const SkillParams& params) {
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  SkillController skills(msg::BLUE, 1, config.league(), params);
+  msg::PlayerInstruction place = placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, -4.0, 0.0, kPi);
+  place.set_attack_positive_x(true);
+  place.mutable_ball_spot();
+  const double threshold = params.placement_still_opponent_fraction * config.league().robot().max_speed();
+  Shuffling out;
+  bool was_round = false;
+  for (int k = 0; k < 50; ++k) {
+    msg::WorldEstimate world = blue_1_at(6.0, 0.0, kPi);
+    world.mutable_self()->mutable_velocity()->set_x(-1.5);
+    auto* o = world.add_opponents();
+    o->set_team(msg::YELLOW);
+    o->set_robot_id(3);
+    o->mutable_pose()->set_x(4.8);
+    o->mutable_pose()->set_y(0.05);
+    o->mutable_velocity()->set_y((k % 2 == 0 ? 0.8 : 1.2) * threshold);
+    const msg::MotionCommand c = skills.step(world, place, k, 0.02 * k);
+    const bool round = std::abs(c.velocity().omega()) > 1.0;  // straight on: the place lies dead ahead
+    out.round += round ? 1 : 0;
+    if (k > 0 && round != was_round) ++out.changes;
+    was_round = round;
+  }
+  return out;
+}
+
+TEST(SkillController, RobotRunningBackToAKickoffKeepsGoingRoundAnOpponentShufflingAboutTheStandingSpeed) {
+  // MSL vs chaser: a scorer boxed in at the far goal by four opponents,
+  // which shuffled about at 0.2-0.8 m/s, about the speed below which a
+  // robot placing for a kick-off takes them as standing and goes round
+  // them. Each entered and left the set by turns; the way swung from one
+  // side to the other and the robot turned back and forth on the spot for
+  // 1.5 s. One taken as standing stays so until it is clearly running.
+  const Shuffling held = run_at_a_shuffling_opponent(SkillParams{});
+  EXPECT_GE(held.round, 45) << "did not steer round the opponent in its way";
+  EXPECT_LE(held.changes, 1);
+  SkillParams no_hysteresis;
+  no_hysteresis.placement_still_opponent_hysteresis = 1.0;
+  EXPECT_GE(run_at_a_shuffling_opponent(no_hysteresis).changes, 10) << "the test scene would not test holding on";
+}
+
 TEST(SkillController, RobotRunningBackToAKickoffGoesRoundAnOpponentStandingInItsWayFromAfar) {
   // MSL: a robot running back to its half at full speed came on an opponent
   // standing in its way (at its kick-off spot, or their keeper) within the
@@ -1105,6 +1155,69 @@ TEST(SkillController, RobotRunningBackToAKickoffGoesRoundAnOpponentStandingInIts
   at_hand_only.placement_still_opponent_lookahead = 0.0;
   EXPECT_LT(run_back_past(at_hand_only, in_the_way).closest, 2.0 * r)
       << "the test scene would not test looking ahead";
+}
+
+// An MSL robot running at full speed along `heading` (rad) is sent to its
+// kick-off place (-1.94, -3.6) behind it when it reaches (7.87, -2.99), as
+// a scorer is when the ball crosses the goal line: how far it runs on along
+// its way, at what speed it ran, and when it is back in its half (s after
+// the place was given, -1 if not within 8 s).
+struct RunOn {
+  double speed = 0.0, beyond = 0.0, back_at = -1.0;
+};
+RunOn sent_back_while_running(const SkillParams& params, double heading) {
+  MiniWorld w(runtime::preset_match_config("msl"), params);
+  w.run_off = true;
+  w.ball_moves = false;
+  const Eigen::Vector2d at(7.87, -2.99), along(std::cos(heading), std::sin(heading));
+  const Eigen::Vector2d from = at - 2.6 * along;
+  w.x = from.x();
+  w.y = from.y();
+  w.theta = heading;
+  msg::PlayerInstruction run = placing_for(msg::RESTART_FREE_KICK, msg::ROLE_SUPPORTER, at.x() + 10.0 * along.x(),
+                                           at.y() + 10.0 * along.y(), heading);
+  run.set_attack_positive_x(true);
+  RunOn out;
+  while (w.t < 5.0 && (Eigen::Vector2d(w.x, w.y) - from).dot(along) < (at - from).dot(along)) {
+    const Eigen::Vector2d before(w.x, w.y);
+    w.step(run);
+    out.speed = (Eigen::Vector2d(w.x, w.y) - before).norm() / w.config.sim().control_period();
+  }
+  const Eigen::Vector2d given(w.x, w.y);
+  const double t0 = w.t;
+  msg::PlayerInstruction place = placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, -1.94, -3.6, 0.0);
+  place.set_attack_positive_x(true);
+  place.mutable_ball_spot();
+  const double r = w.league.robot().radius();
+  while (w.t < t0 + 8.0 && out.back_at < 0.0) {
+    w.step(place);
+    out.beyond = std::max(out.beyond, (Eigen::Vector2d(w.x, w.y) - given).dot(along));
+    if (w.x < -r) out.back_at = w.t - t0;
+  }
+  return out;
+}
+
+TEST(SkillController, RobotRunningAwayFromItsNewPlaceBrakesStraightBeforeTurningBack) {
+  // MSL: scorers ran on at full speed as the ball crossed the line and their
+  // kick-off place lay behind them. Turning while they braked, they swung
+  // on along an arc, into the goal or its corner, for a second, and were
+  // late back. Braking straight, it runs on no further than its stopping
+  // distance at the deceleration it asks for (0.9 of the limit), after the
+  // control period its last command still acts for.
+  const auto& robot = runtime::preset_match_config("msl").league().robot();
+  const double heading = -0.52;  // towards the goal's corner
+  const RunOn straight = sent_back_while_running(SkillParams{}, heading);
+  ASSERT_GT(straight.speed, 0.9 * robot.max_speed()) << "was not running";
+  const double period = runtime::preset_match_config("msl").sim().control_period();
+  const double stopping =
+      straight.speed * period + straight.speed * straight.speed / (2.0 * 0.9 * robot.max_deceleration());
+  EXPECT_LT(straight.beyond, stopping) << "ran on further than it takes to stop";
+  EXPECT_GT(straight.back_at, 0.0) << "not back in its half";
+  SkillParams turning;
+  turning.reversal_brake_speed = 1e9;
+  const RunOn arc = sent_back_while_running(turning, heading);
+  EXPECT_GT(arc.beyond, stopping) << "the test scene would not test braking straight";
+  EXPECT_LT(straight.back_at, arc.back_at);
 }
 
 TEST(SkillController, PlacingRobotStuckBackingIntoWhatItCannotSeeTurnsToDriveForwards) {
@@ -2132,6 +2245,7 @@ TEST(SkillController, PlacingRobotGoesRoundTheBallAndAnOpponentBesideItWithoutTo
     }
   }
 }
+
 
 }  // namespace
 }  // namespace robocaf::actors
