@@ -202,15 +202,19 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
   }
   if (direction < 0) bearing = wrap_angle(bearing + kPi);
   drive_direction_ = direction;
-  // Placing, still rolling the other way, away from the target: brake
-  // straight first. Turning at speed swings the robot along an arc on away
-  // from it, and the motor, scaling both wheels' changes alike, spends the
-  // braking on the turn (MSL: scorers sent back to their half as the ball
-  // crossed the line ran on into the goal for a second, and were late at the
-  // kick-off). Rolling towards it, it turns as it slows. Not in play, where
-  // the ball skills were tuned turning as they brake (a MiroSot attacker
-  // then pushed a ball by the side wall towards its own goal).
-  if (placing_ && rolling_away && direction * rolling_forward_ < -params_.reversal_brake_speed) return out;
+  // Placing for a kick-off, still rolling the other way, away from the
+  // target: brake straight first. Turning at speed swings the robot along an
+  // arc on away from it, and the motor, scaling both wheels' changes alike,
+  // spends the braking on the turn (MSL: scorers sent back to their half as
+  // the ball crossed the line ran on into the goal for a second, and were
+  // late at the kick-off). Rolling towards it, it turns as it slows. Not at
+  // other restarts, whose places lie close and move as the opponents do: at
+  // an MSL drop ball a robot stopped at every move of its place, and no run
+  // showed a gain there. Nor in play, where the ball skills were tuned
+  // turning as they brake (a MiroSot attacker then pushed a ball by the side
+  // wall towards its own goal).
+  if (placing_for_kickoff_ && rolling_away && direction * rolling_forward_ < -params_.reversal_brake_speed)
+    return out;
   out.omega = heading_rate(bearing);
   // Turn first, then drive: at 90 degrees off, no forward speed at all.
   out.vx = direction * speed * std::max(0.0, std::cos(bearing));
@@ -1337,7 +1341,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   // The attacker has right of way (it goes for the ball); everyone else,
   // placing for a restart included, goes round teammates.
   placing_ = instruction.directive() == msg::COACH_PLACE;
-  if (!placing_) standing_opponents_.clear();
+  placing_for_kickoff_ = placing_ && instruction.restart() == msg::RESTART_KICKOFF;
   give_way_ = params_.give_way && (placing_ || instruction.role() != msg::ROLE_ATTACKER);
   const bool ball = world.ball().valid();
   opponents_.clear();
@@ -1416,22 +1420,14 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // kick-offs lost one to two and a half seconds so): those standing are
     // planned round from as far as it runs in the look-ahead.
     const double at_hand_standing = at_hand + moving * params_.placement_still_opponent_lookahead;
-    std::vector<uint32_t> standing_now;
     for (const auto& opponent : world.opponents()) {
       const V centre(opponent.pose().x(), opponent.pose().y());
       const double distance = (centre - V(self.x, self.y)).norm();
-      // Tracks without an id cannot be told apart from cycle to cycle.
-      const bool stood = opponent.robot_id() != 0 &&
-                         std::find(standing_opponents_.begin(), standing_opponents_.end(), opponent.robot_id()) !=
-                             standing_opponents_.end();
-      const double limit = stood ? params_.placement_still_opponent_hysteresis * still : still;
-      const bool standing = std::hypot(opponent.velocity().x(), opponent.velocity().y()) < limit;
-      if (standing) standing_now.push_back(opponent.robot_id());
+      const bool standing = std::hypot(opponent.velocity().x(), opponent.velocity().y()) < still;
       const bool round_this = (every_one && distance <= at_hand) ||
                               (standing_ones && standing && distance <= at_hand_standing);
       if (round_this) plan_round_.push_back({centre, league_.robot().radius()});
     }
-    standing_opponents_ = std::move(standing_now);
     // Round the ball and the spot it goes back to, unless the place is at
     // the ball (the taker's). Going round only the target's last leg, a robot
     // led past the ball by its way round an opponent, or reversing into it

@@ -34,9 +34,9 @@ struct SkillParams {
   double turn_braking_fraction = 0.5;
   double turn_latency = 0.04;
   double position_gain = 4.0;        // 1/s: speed per metre left near a stop point
-  // Placing, a differential robot rolling away from its target against the
-  // direction it is to drive in faster than this (m/s) brakes without
-  // turning until it is slower.
+  // Placing for a kick-off, a differential robot rolling away from its
+  // target against the direction it is to drive in faster than this (m/s)
+  // brakes without turning until it is slower.
   double reversal_brake_speed = 0.3;
   double braking_fraction = 0.4;     // of max_deceleration, to plan stops despite latency
   double cruise_fraction = 0.8;      // of max_speed, moving about the field
@@ -102,10 +102,6 @@ struct SkillParams {
   // (an opponent in its way) plans round all those at hand for
   // placement_detour_seconds.
   double placement_still_opponent_fraction = 0.25;
-  // One taken as standing stays so until it moves at this many times that
-  // speed: a crowd shuffling about the threshold entered and left the set
-  // by turns, and the way round it swung from side to side.
-  double placement_still_opponent_hysteresis = 2.0;
   // Where the run back to a kick-off takes seconds (MSL), those standing
   // still are planned round from further off: as far as the robot runs in
   // this long (s) at its speed, beyond the four radii.
@@ -392,12 +388,12 @@ class SkillController {
   // until when it plans round opponents because of that.
   std::optional<double> placement_blocked_since_;
   double placement_detour_until_ = -1e300;
-  std::vector<uint32_t> standing_opponents_;  // placing: ids of the opponents taken as standing last cycle
   double forwards_until_ = -1e300;  // stuck reversing: forwards, camera first, until then
   bool forwards_only_ = false;      // this cycle: placing before forwards_until_
   double last_wanted_speed_ = 0.0;  // m/s the skills asked for last cycle, before safety and pushing limits
   bool give_way_ = false;                   // this cycle: go round teammates (see give_way_to_teammates)
   bool placing_ = false;                    // this cycle: placing for a restart
+  bool placing_for_kickoff_ = false;        // this cycle: placing for a kick-off
   PathPlanner planner_;
   FreeSpace free_space_;                    // where our centre may be: field, goal mouths, run-off
   // Placing, robots that keep off our goal area plan without it, grown by

@@ -1086,56 +1086,6 @@ RunBack run_back_past(const SkillParams& params, std::optional<std::pair<double,
   return run;
 }
 
-// An MSL robot running back to a kick-off at 1.5 m/s, an opponent 1.2 m
-// ahead in its way whose speed alternates about the standing threshold
-// (0.25 of top speed) from cycle to cycle: how many cycles it steered round
-// the opponent, and how often it changed between steering round and running
-// straight on.
-struct Shuffling {
-  int round = 0, changes = 0;
-};
-Shuffling run_at_a_shuffling_opponent(const SkillParams& params) {
-  const msg::MatchConfig config = runtime::preset_match_config("msl");
-  SkillController skills(msg::BLUE, 1, config.league(), params);
-  msg::PlayerInstruction place = placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, -4.0, 0.0, kPi);
-  place.set_attack_positive_x(true);
-  place.mutable_ball_spot();
-  const double threshold = params.placement_still_opponent_fraction * config.league().robot().max_speed();
-  Shuffling out;
-  bool was_round = false;
-  for (int k = 0; k < 50; ++k) {
-    msg::WorldEstimate world = blue_1_at(6.0, 0.0, kPi);
-    world.mutable_self()->mutable_velocity()->set_x(-1.5);
-    auto* o = world.add_opponents();
-    o->set_team(msg::YELLOW);
-    o->set_robot_id(3);
-    o->mutable_pose()->set_x(4.8);
-    o->mutable_pose()->set_y(0.05);
-    o->mutable_velocity()->set_y((k % 2 == 0 ? 0.8 : 1.2) * threshold);
-    const msg::MotionCommand c = skills.step(world, place, k, 0.02 * k);
-    const bool round = std::abs(c.velocity().omega()) > 1.0;  // straight on: the place lies dead ahead
-    out.round += round ? 1 : 0;
-    if (k > 0 && round != was_round) ++out.changes;
-    was_round = round;
-  }
-  return out;
-}
-
-TEST(SkillController, RobotRunningBackToAKickoffKeepsGoingRoundAnOpponentShufflingAboutTheStandingSpeed) {
-  // MSL vs chaser: a scorer boxed in at the far goal by four opponents,
-  // which shuffled about at 0.2-0.8 m/s, about the speed below which a
-  // robot placing for a kick-off takes them as standing and goes round
-  // them. Each entered and left the set by turns; the way swung from one
-  // side to the other and the robot turned back and forth on the spot for
-  // 1.5 s. One taken as standing stays so until it is clearly running.
-  const Shuffling held = run_at_a_shuffling_opponent(SkillParams{});
-  EXPECT_GE(held.round, 45) << "did not steer round the opponent in its way";
-  EXPECT_LE(held.changes, 1);
-  SkillParams no_hysteresis;
-  no_hysteresis.placement_still_opponent_hysteresis = 1.0;
-  EXPECT_GE(run_at_a_shuffling_opponent(no_hysteresis).changes, 10) << "the test scene would not test holding on";
-}
-
 TEST(SkillController, RobotRunningBackToAKickoffGoesRoundAnOpponentStandingInItsWayFromAfar) {
   // MSL: a robot running back to its half at full speed came on an opponent
   // standing in its way (at its kick-off spot, or their keeper) within the
