@@ -1107,15 +1107,16 @@ TEST(SkillController, RobotRunningBackToAKickoffGoesRoundAnOpponentStandingInIts
       << "the test scene would not test looking ahead";
 }
 
-// An MSL robot running at full speed along `heading` (rad) is sent to its
-// kick-off place (-1.94, -3.6) behind it when it reaches (7.87, -2.99), as
-// a scorer is when the ball crosses the goal line: how far it runs on along
-// its way, at what speed it ran, and when it is back in its half (s after
-// the place was given, -1 if not within 8 s).
+// An MSL robot running at full speed along `heading` (rad) is sent to a
+// place for `restart` at (-1.94, -3.6) behind it when it reaches
+// (7.87, -2.99), as a scorer is when the ball crosses the goal line: how far
+// it runs on along its way, at what speed it ran, and when it is back in
+// its half (s after the place was given, -1 if not within 8 s).
 struct RunOn {
   double speed = 0.0, beyond = 0.0, back_at = -1.0;
 };
-RunOn sent_back_while_running(const SkillParams& params, double heading) {
+RunOn sent_back_while_running(const SkillParams& params, double heading,
+                              msg::RestartKind restart = msg::RESTART_KICKOFF) {
   MiniWorld w(runtime::preset_match_config("msl"), params);
   w.run_off = true;
   w.ball_moves = false;
@@ -1135,7 +1136,7 @@ RunOn sent_back_while_running(const SkillParams& params, double heading) {
   }
   const Eigen::Vector2d given(w.x, w.y);
   const double t0 = w.t;
-  msg::PlayerInstruction place = placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, -1.94, -3.6, 0.0);
+  msg::PlayerInstruction place = placing_for(restart, msg::ROLE_SUPPORTER, -1.94, -3.6, 0.0);
   place.set_attack_positive_x(true);
   place.mutable_ball_spot();
   const double r = w.league.robot().radius();
@@ -1151,9 +1152,9 @@ TEST(SkillController, RobotRunningAwayFromItsNewPlaceBrakesStraightBeforeTurning
   // MSL: scorers ran on at full speed as the ball crossed the line and their
   // kick-off place lay behind them. Turning while they braked, they swung
   // on along an arc, into the goal or its corner, for a second, and were
-  // late back. Braking straight, it runs on no further than its stopping
-  // distance at the deceleration it asks for (0.9 of the limit), after the
-  // control period its last command still acts for.
+  // late back. Placing for the kick-off, it brakes straight and runs on no
+  // further than its stopping distance at the deceleration it asks for (0.9
+  // of the limit), after the control period its last command still acts for.
   const auto& robot = runtime::preset_match_config("msl").league().robot();
   const double heading = -0.52;  // towards the goal's corner
   const RunOn straight = sent_back_while_running(SkillParams{}, heading);
@@ -1168,6 +1169,9 @@ TEST(SkillController, RobotRunningAwayFromItsNewPlaceBrakesStraightBeforeTurning
   const RunOn arc = sent_back_while_running(turning, heading);
   EXPECT_GT(arc.beyond, stopping) << "the test scene would not test braking straight";
   EXPECT_LT(straight.back_at, arc.back_at);
+  // At other restarts, whose places lie close and move, it turns as it
+  // brakes, as before.
+  EXPECT_NEAR(sent_back_while_running(SkillParams{}, heading, msg::RESTART_DROP_BALL).beyond, arc.beyond, 1e-9);
 }
 
 TEST(SkillController, PlacingRobotStuckBackingIntoWhatItCannotSeeTurnsToDriveForwards) {
@@ -2195,7 +2199,6 @@ TEST(SkillController, PlacingRobotGoesRoundTheBallAndAnOpponentBesideItWithoutTo
     }
   }
 }
-
 
 }  // namespace
 }  // namespace robocaf::actors
