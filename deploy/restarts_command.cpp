@@ -23,7 +23,8 @@ const char* kRestartsUsage =
     "usage: robocaf restarts LOG... [--team blue|yellow] [--list]\n"
     "  for every kick-off and restart in the game logs: how long the team (default blue) took\n"
     "  until all its robots stood legally, by the referee's rules, and how many the referee moved\n"
-    "  (--list: one line per restart as well)";
+    "  (--list: one line per restart as well, with the robot that stood legally last and, at\n"
+    "  kick-offs, how far inside the other half it started)";
 
 struct Spread {
   double median = 0.0, p95 = 0.0, max = 0.0;
@@ -68,9 +69,15 @@ int restarts_command(const std::vector<std::string>& args) {
       if (arguments.has("list")) {
         char ready[32] = "never";
         if (mine.ready_after >= 0.0) std::snprintf(ready, sizeof ready, "%.2f s", mine.ready_after);
-        std::printf("%s  %8.2f s  %-11s %-6s  %4.1f s  ready %s  moved %u  encroached %u\n", path.c_str(), phase.t,
+        char last[64] = "";
+        if (mine.last_robot != 0 && phase.restart == msg::RESTART_KICKOFF)
+          std::snprintf(last, sizeof last, "  last robot %u from %+.2f m in the other half", mine.last_robot,
+                        mine.last_robot_depth);
+        else if (mine.last_robot != 0)
+          std::snprintf(last, sizeof last, "  last robot %u", mine.last_robot);
+        std::printf("%s  %8.2f s  %-11s %-6s  %4.1f s  ready %s  moved %u  encroached %u%s\n", path.c_str(), phase.t,
                     sim::Referee::restart_name(phase.restart), whose.c_str(), phase.seconds, ready, mine.repositioned,
-                    mine.encroachments);
+                    mine.encroachments, last);
       }
       Group& g = groups[{phase.restart, whose}];
       ++g.phases;

@@ -43,7 +43,9 @@ void RestartReadinessMeter::judge(const msg::WorldTruth& truth) {
     const bool legal = p.restart == msg::RESTART_KICKOFF
                            ? Referee::legal_at_kickoff(league_, at, positive, robot.team() == p.taker)
                            : Referee::legal_at_restart(league_, spot, at);
-    const auto [it, first] = open_.robots.try_emplace({robot.team(), robot.robot_id()}, Open::Robot{p.t, legal});
+    const double depth = positive ? -at.x() : at.x();
+    const auto [it, first] =
+        open_.robots.try_emplace({robot.team(), robot.robot_id()}, Open::Robot{p.t, legal, depth});
     if (first) {
       ++side(robot.team(), p).robots;
       continue;
@@ -62,6 +64,10 @@ void RestartReadinessMeter::finish(double t) {
     // Illegal at the last sample, a cycle before the referee judged: it
     // stepped in within that cycle unless the referee moved it.
     const double since = robot.legal ? robot.since - p.t : p.seconds;
+    if (since > team.ready_after) {
+      team.last_robot = key.second;
+      team.last_robot_depth = p.restart == msg::RESTART_KICKOFF ? robot.depth : 0.0;
+    }
     team.ready_after = std::max(team.ready_after, since);
   }
   for (RestartReadiness::Team* team : {&p.blue, &p.yellow})

@@ -32,6 +32,14 @@ struct RestartReadiness {
     unsigned robots = 0;          // robots of the team in the samples
     unsigned repositioned = 0;    // REF_EVENT_REPOSITION for the team at the start
     unsigned encroachments = 0;   // REF_EVENT_ENCROACHMENT for it before the next phase
+    /// The robot that stood legally last (or was still illegal at the
+    /// start; 0 when every robot stood legally from the first sample), and
+    /// at kick-offs how far inside the other half it stood when the phase
+    /// began (m; negative in its own half). At the other team's kick-off
+    /// after our goal that tells the scorer run back from the far goal from
+    /// a robot hemmed in near the halfway line.
+    unsigned last_robot = 0;
+    double last_robot_depth = 0.0;
   };
   double t = 0.0;                                  // simulated time the phase began
   double seconds = 0.0;                            // its length, until play started
@@ -61,6 +69,7 @@ class RestartReadinessMeter {
     struct Robot {
       double since = 0.0;
       bool legal = false;
+      double depth = 0.0;  // m inside the other half at the first sample (kick-offs)
     };
     std::map<std::pair<int, unsigned>, Robot> robots;
   };

@@ -99,10 +99,14 @@ void expect_kickoff(const std::vector<RestartReadiness>& phases) {
   EXPECT_DOUBLE_EQ(p.blue.ready_after, 2.5);
   EXPECT_EQ(p.blue.repositioned, 0u);
   EXPECT_EQ(p.blue.encroachments, 1u);
+  EXPECT_EQ(p.blue.last_robot, 1u);  // back from 1 m inside yellow's half
+  EXPECT_DOUBLE_EQ(p.blue.last_robot_depth, 1.0);
   EXPECT_TRUE(p.yellow.judged);
   EXPECT_EQ(p.yellow.ready_after, -1.0);
   EXPECT_EQ(p.yellow.repositioned, 1u);
   EXPECT_EQ(p.yellow.encroachments, 0u);
+  EXPECT_EQ(p.yellow.last_robot, 4u);  // 1 m inside blue's half until the referee moved it
+  EXPECT_DOUBLE_EQ(p.yellow.last_robot_depth, 1.0);
 }
 
 TEST(RestartReadiness, AtAKickoffATeamIsReadyWhenItsLastRobotStandsLegallyForGood) {
