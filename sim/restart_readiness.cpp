@@ -1,6 +1,5 @@
 #include "sim/restart_readiness.hpp"
 
-#include <algorithm>
 #include <map>
 
 #include <Eigen/Dense>
@@ -65,10 +64,10 @@ void RestartReadinessMeter::finish(double t) {
     // stepped in within that cycle unless the referee moved it.
     const double since = robot.legal ? robot.since - p.t : p.seconds;
     if (since > team.ready_after) {
+      team.ready_after = since;
       team.last_robot = key.second;
       team.last_robot_depth = p.restart == msg::RESTART_KICKOFF ? robot.depth : 0.0;
     }
-    team.ready_after = std::max(team.ready_after, since);
   }
   for (RestartReadiness::Team* team : {&p.blue, &p.yellow})
     if (team->repositioned > 0) team->ready_after = -1.0;

@@ -190,7 +190,8 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
   }
   if (dist < 1e-6) return out;
   double bearing = wrap_angle(angle_of(d) - self.theta);
-  const bool rolling_away = rolling_forward_ * std::cos(bearing) < 0.0;
+  // Placing for a kick-off: whether its motion carries it away from the target (see below).
+  const bool rolling_away = placing_for_kickoff_ && rolling_forward_ * std::cos(bearing) < 0.0;
   // Keep the direction of travel unless the other one is clearly shorter, or
   // the robot dithers between forwards and backwards at 90 degrees.
   allow_reverse = allow_reverse && !forwards_only_;
@@ -213,8 +214,7 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
   // showed a gain there. Nor in play, where the ball skills were tuned
   // turning as they brake (a MiroSot attacker then pushed a ball by the side
   // wall towards its own goal).
-  if (placing_for_kickoff_ && rolling_away && direction * rolling_forward_ < -params_.reversal_brake_speed)
-    return out;
+  if (rolling_away && direction * rolling_forward_ < -params_.reversal_brake_speed) return out;
   out.omega = heading_rate(bearing);
   // Turn first, then drive: at 90 degrees off, no forward speed at all.
   out.vx = direction * speed * std::max(0.0, std::cos(bearing));
