@@ -21,6 +21,14 @@ struct Point {
 
 double dist(Point a, Point b) { return std::hypot(a.x - b.x, a.y - b.y); }
 
+// Distance from q to the segment from a to b.
+double dist_to_segment(Point q, Point a, Point b) {
+  const double dx = b.x - a.x, dy = b.y - a.y;
+  const double n2 = dx * dx + dy * dy;
+  const double s = n2 > 1e-12 ? std::clamp(((q.x - a.x) * dx + (q.y - a.y) * dy) / n2, 0.0, 1.0) : 0.0;
+  return dist(q, {a.x + s * dx, a.y + s * dy});
+}
+
 }  // namespace
 
 CoachLogic::CoachLogic(msg::Team team, const msg::LeaguePreset& league) : team_(team), league_(league) {}
@@ -196,8 +204,10 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
   struct Mover {
     uint32_t id;
     Point from;
+    bool from_pose;  // `from` is where it stands (not a goal-area exit or a formation slot)
   };
   std::vector<Mover> movers;
+  std::map<uint32_t, msg::Pose2> stayers;
   std::map<uint32_t, msg::Pose2> slots;
   for (const auto& p : kickoff_placements(ids, attack_positive_x, false)) slots[p.robot_id()] = p.pose();
   // Where a robot stands, or without a pose its kick-off slot.
@@ -240,11 +250,11 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
     if ((has_kicker && id == kicker) || out.count(id)) continue;
     const msg::Pose2* p = pose_of(id);
     if (p != nullptr && id != keeper && near_own_goal_area({p->x(), p->y()})) {
-      movers.push_back({id, out_of_goal_area({p->x(), p->y()})});
+      movers.push_back({id, out_of_goal_area({p->x(), p->y()}), false});
     } else if (p != nullptr && may_stay({p->x(), p->y()})) {
-      out[id] = *p;  // keeps its place
+      stayers[id] = *p;  // keeps its place, unless it stands in a teammate's way out
     } else {
-      movers.push_back({id, where(id)});
+      movers.push_back({id, where(id), p != nullptr});
     }
   }
   const double xmax = 0.5 * L - r, ymax = 0.5 * W - r;
@@ -289,6 +299,7 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
       field_players.erase(nearest);
       movers.erase(std::remove_if(movers.begin(), movers.end(), [&](const Mover& m) { return m.id == id; }),
                    movers.end());
+      stayers.erase(id);
       msg::Pose2 pose;
       pose.set_x(spot.x);
       pose.set_y(spot.y);
@@ -298,6 +309,7 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
   }
   for (const auto& [id, pose] : out)
     if (!(has_kicker && id == kicker)) taken.push_back({pose.x(), pose.y()});
+  for (const auto& [id, pose] : stayers) taken.push_back({pose.x(), pose.y()});
 
   // Movers: too close to the ball, at the own goal area, or not seen.
   // Nearest free point at `keep` from the ball, inside the field and clear of
@@ -305,49 +317,105 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
   // skills keep from them: a robot sent to touching distance of a teammate
   // goes round it and stops short, inside the distance (MSL drop balls).
   const double teammate_gap = runtime::teammate_keep(league_) + 0.02;
+  // Ways out: at the other team's restart and at drop balls, each robot
+  // inside the distance leaves along a lane from where it stands towards its
+  // spot, and no teammate is given a spot in it nor stays standing in it.
+  // The robots nearer the edge got out first and stood on it, side by side
+  // with opponents, and the one that had been deepest, at the ball, was
+  // walled in (MSL drop balls by a corner flag: most robots the referee
+  // moved there had covered twice the straight way out in 8 s). The
+  // deepest robot chooses first. A lane ends short of its spot by the gap,
+  // so the teammates beside that spot stay.
+  struct Lane {
+    Point from, to;
+  };
+  std::vector<Lane> lanes;
+  auto in_a_lane = [&](Point q) {
+    return std::any_of(lanes.begin(), lanes.end(),
+                       [&](const Lane& l) { return dist_to_segment(q, l.from, l.to) < teammate_gap; });
+  };
   auto free = [&](Point q) {
     if (std::abs(q.x) > xmax || std::abs(q.y) > ymax || near_own_goal_area(q) || !clear_of_opponents(q)) return false;
-    return std::all_of(taken.begin(), taken.end(), [&](Point o) { return dist(o, q) >= teammate_gap; });
+    return std::all_of(taken.begin(), taken.end(), [&](Point o) { return dist(o, q) >= teammate_gap; }) &&
+           !in_a_lane(q);
   };
-  for (const auto& [id, from] : movers) {
+  // The free point at `keep`, or ring by ring beyond it, nearest to `from`;
+  // the spot it was sent to last cycle while that is no more than
+  // kHoldRadii radii further.
+  auto spot_outside = [&](uint32_t id, Point from, bool* found_free = nullptr) {
     Point to = from;
-    if (dist(from, ball) < keep) {
-      double dx = from.x - ball.x, dy = from.y - ball.y;
-      double n = std::hypot(dx, dy);
-      if (n < 1e-9) {  // on the ball: back towards the own goal
-        dx = own_goal_x - ball.x;
-        dy = -ball.y;
-        n = std::hypot(dx, dy);
-      }
-      to = {ball.x + keep * dx / n, ball.y + keep * dy / n};
-      if (!free(to)) {
-        // Around the ball, ring by ring, the point nearest to where it stands.
-        double best = std::numeric_limits<double>::infinity();
-        Point found = to;
-        for (int ring = 0; ring < 4 && !std::isfinite(best); ++ring) {
-          const double rad = keep + ring * 2.0 * r;
-          for (int a = 0; a < 72; ++a) {
-            const double ang = a * kPi / 36.0;
-            const Point q{ball.x + rad * std::cos(ang), ball.y + rad * std::sin(ang)};
-            if (free(q) && dist(q, from) < best) {
-              best = dist(q, from);
-              found = q;
-            }
+    double dx = from.x - ball.x, dy = from.y - ball.y;
+    double n = std::hypot(dx, dy);
+    if (n < 1e-9) {  // on the ball: back towards the own goal
+      dx = own_goal_x - ball.x;
+      dy = -ball.y;
+      n = std::hypot(dx, dy);
+    }
+    to = {ball.x + keep * dx / n, ball.y + keep * dy / n};
+    if (!free(to)) {
+      double best = std::numeric_limits<double>::infinity();
+      Point found = to;
+      for (int ring = 0; ring < 4 && !std::isfinite(best); ++ring) {
+        const double rad = keep + ring * 2.0 * r;
+        for (int a = 0; a < 72; ++a) {
+          const double ang = a * kPi / 36.0;
+          const Point q{ball.x + rad * std::cos(ang), ball.y + rad * std::sin(ang)};
+          if (free(q) && dist(q, from) < best) {
+            best = dist(q, from);
+            found = q;
           }
         }
-        to = {std::clamp(found.x, -xmax, xmax), std::clamp(found.y, -ymax, ymax)};
       }
-      if (const auto last = held.find(id); last != held.end()) {
-        const Point kept{last->second.x(), last->second.y()};
-        if (dist(kept, ball) >= keep - 1e-9 && free(kept) && dist(from, kept) <= dist(from, to) + kHoldRadii * r)
-          to = kept;
-      }
+      to = {std::clamp(found.x, -xmax, xmax), std::clamp(found.y, -ymax, ymax)};
     }
+    if (const auto last = held.find(id); last != held.end()) {
+      const Point kept{last->second.x(), last->second.y()};
+      if (dist(kept, ball) >= keep - 1e-9 && free(kept) && dist(from, kept) <= dist(from, to) + kHoldRadii * r)
+        to = kept;
+    }
+    if (found_free != nullptr) *found_free = free(to);
+    return to;
+  };
+  auto send = [&](uint32_t id, Point to) {
     msg::Pose2 pose;
     pose.set_x(to.x);
     pose.set_y(to.y);
     pose.set_theta(face(to, ball));
     taken.push_back(to);
+    out[id] = pose;
+  };
+  const bool keep_lanes = !we_take;
+  if (keep_lanes)
+    std::stable_sort(movers.begin(), movers.end(),
+                     [&](const Mover& a, const Mover& b) { return dist(a.from, ball) < dist(b.from, ball); });
+  for (const auto& [id, from, from_pose] : movers) {
+    if (dist(from, ball) >= keep) {
+      send(id, from);
+      continue;
+    }
+    const Point to = spot_outside(id, from);
+    const double length = dist(from, to);
+    if (keep_lanes && from_pose && length > teammate_gap) {
+      const double k = (length - teammate_gap) / length;
+      lanes.push_back({from, {from.x + k * (to.x - from.x), from.y + k * (to.y - from.y)}});
+    }
+    send(id, to);
+  }
+  // A robot standing where it may, but in a teammate's way out, steps aside
+  // to a free spot, if there is one.
+  for (const auto& [id, pose] : stayers) {
+    const Point at{pose.x(), pose.y()};
+    if (in_a_lane(at)) {
+      const auto own = std::find_if(taken.begin(), taken.end(), [&](Point q) { return q.x == at.x && q.y == at.y; });
+      if (own != taken.end()) taken.erase(own);
+      bool found = false;
+      const Point aside = spot_outside(id, at, &found);
+      if (found) {
+        send(id, aside);
+        continue;
+      }
+      taken.push_back(at);
+    }
     out[id] = pose;
   }
 

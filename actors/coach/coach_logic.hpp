@@ -78,6 +78,11 @@ class CoachLogic {
   /// wall spot put there). No robot is sent where it would touch one of the
   /// `opponents` (their robots stand their ground at our restart, and keep
   /// their distance as we do at theirs, so a spot on one is never reached).
+  /// At the other team's restart and at drop balls, the robots inside the
+  /// distance get their spots deepest first, and each one's way out (from
+  /// where it stands towards its spot, less the teammate gap at the end) is
+  /// kept clear: no later robot is sent into it, and one that may stay but
+  /// stands in it steps aside to the nearest free spot, if there is one.
   /// A robot missing from `own_poses` starts from its kick-off formation
   /// slot; with no pose at all, the kicker is the second lowest id, as at
   /// kick-off.

@@ -726,6 +726,74 @@ TEST(CoachLogic, SpotsKeepTheDistanceTheSkillsKeepFromTeammates) {
   EXPECT_LT(apart - 2.0 * league.robot().radius(), 2.0 * league.ball().radius());
 }
 
+// Distance from (x, y) to the segment from a to b.
+double dist_to_segment(double x, double y, const msg::Pose2& a, const msg::Pose2& b) {
+  const double dx = b.x() - a.x(), dy = b.y() - a.y();
+  const double s = std::clamp(((x - a.x()) * dx + (y - a.y()) * dy) / (dx * dx + dy * dy), 0.0, 1.0);
+  return std::hypot(x - a.x() - s * dx, y - a.y() - s * dy);
+}
+
+TEST(CoachLogic, ATeammateStandingInTheWayOutOfTheRobotAtTheBallStepsAside) {
+  // A drop ball by the corner flag (MSL proportions): three teammates
+  // already out stand side by side on the distance with opponents at both
+  // ends, a wall round the corner, and robot 3 is still at the ball.
+  msg::LeaguePreset league = with_restart_distance(ssl(), 1.0);
+  league.mutable_field()->set_length(18.0);
+  league.mutable_field()->set_width(12.0);
+  league.mutable_robot()->set_radius(0.25);
+  league.mutable_ball()->set_radius(0.11);
+  CoachLogic coach(msg::BLUE, league);  // defends -x
+  const double keep = 1.0 + coach.restart_margin();
+  const double gap = runtime::teammate_keep(league) + 0.02;
+  const double bx = 8.4, by = 5.4;
+  auto on_rim = [&](double degrees, double radius) {
+    const double a = degrees * M_PI / 180.0;
+    return pose(bx + radius * std::cos(a), by + radius * std::sin(a));
+  };
+  const double standing = keep + 0.02;
+  const CoachLogic::RobotPoses poses{{1, pose(-8.6, 0.0)},
+                                     {2, on_rim(192.0, standing)},
+                                     {3, on_rim(225.0, 0.1)},
+                                     {4, on_rim(225.0, standing)},
+                                     {5, on_rim(258.0, standing)}};
+  const std::vector<msg::Pose2> opponents{on_rim(160.0, standing), on_rim(290.0, standing)};
+  const auto c = coach.on_game_state(restart(msg::RESTART_DROP_BALL, msg::TEAM_UNSPECIFIED, bx, by), {1, 2, 3, 4, 5},
+                                     poses, opponents);
+  const msg::Pose2* p3 = placement_of(c, 3);
+  const msg::Pose2* p4 = placement_of(c, 4);
+  ASSERT_NE(p3, nullptr);
+  ASSERT_NE(p4, nullptr);
+  EXPECT_GE(dist(*p3, bx, by), keep - 1e-9);
+  // Its lane: from where it stands to its spot, less the gap at the end.
+  const msg::Pose2& from = poses.at(3);
+  const double length = dist(*p3, from.x(), from.y());
+  ASSERT_GT(length, gap);
+  msg::Pose2 lane_end;
+  lane_end.set_x(from.x() + (p3->x() - from.x()) * (length - gap) / length);
+  lane_end.set_y(from.y() + (p3->y() - from.y()) * (length - gap) / length);
+  // Robot 4 stood in it and steps aside, to a spot where it may stand; the
+  // two beside it, out of the lane, stay.
+  EXPECT_LT(dist_to_segment(poses.at(4).x(), poses.at(4).y(), from, lane_end), gap) << "the scene's premise";
+  EXPECT_GE(dist_to_segment(p4->x(), p4->y(), from, lane_end), gap) << p4->ShortDebugString();
+  EXPECT_GE(dist(*p4, bx, by), keep - 1e-9);
+  for (uint32_t id : {2u, 5u})
+    EXPECT_EQ(placement_of(c, id)->SerializeAsString(), poses.at(id).SerializeAsString()) << id;
+  for (uint32_t id : {2u, 4u, 5u}) {
+    const msg::Pose2* p = placement_of(c, id);
+    EXPECT_GE(dist(*p, p3->x(), p3->y()), gap) << id;
+  }
+
+  // Once robot 3 is out, nobody's way is blocked and robot 4 may stay where
+  // it went.
+  CoachLogic::RobotPoses out = poses;
+  out[3] = *p3;
+  out[4] = *p4;
+  const auto after = coach.on_game_state(restart(msg::RESTART_DROP_BALL, msg::TEAM_UNSPECIFIED, bx, by),
+                                         {1, 2, 3, 4, 5}, out, opponents);
+  for (uint32_t id : {2u, 3u, 4u, 5u})
+    EXPECT_EQ(placement_of(after, id)->SerializeAsString(), out.at(id).SerializeAsString()) << id;
+}
+
 TEST(CoachLogic, CornerKickTakerMayStandOutsideTheField) {
   msg::LeaguePreset league = with_restart_distance(ssl(), 0.5);
   league.mutable_field()->set_boundary_width(0.3);
