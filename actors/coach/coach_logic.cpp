@@ -343,7 +343,6 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
   // the spot it was sent to last cycle while that is no more than
   // kHoldRadii radii further.
   auto spot_outside = [&](uint32_t id, Point from, bool* found_free = nullptr) {
-    Point to = from;
     double dx = from.x - ball.x, dy = from.y - ball.y;
     double n = std::hypot(dx, dy);
     if (n < 1e-9) {  // on the ball: back towards the own goal
@@ -351,7 +350,7 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
       dy = -ball.y;
       n = std::hypot(dx, dy);
     }
-    to = {ball.x + keep * dx / n, ball.y + keep * dy / n};
+    Point to{ball.x + keep * dx / n, ball.y + keep * dy / n};
     if (!free(to)) {
       double best = std::numeric_limits<double>::infinity();
       Point found = to;
