@@ -1773,6 +1773,49 @@ TEST(SkillController, SupporterWaitsUpFieldOnTheOtherSide) {
   EXPECT_LT(w.y, 0.0);
 }
 
+TEST(SkillController, InMslTheAttackerWaitsBeforeTheGoalMouthForABallRollingIn) {
+  // A shot on its way in: following it into the goal mouth leaves the
+  // scorer deepest for the run back to the kick-off, between the goal and
+  // the keeper coming home. Wide of the post it follows the ball as before.
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  const auto& f = config.league().field();
+  const double line = 0.5 * f.length();
+  for (double ball_y : {0.2, 1.6}) {
+    SCOPED_TRACE("ball at y " + std::to_string(ball_y));
+    SkillController skills(msg::BLUE, 3, config.league());
+    // Where it waits: off the line by the goal area and a robot's width.
+    const double wait = line - f.goal_area_depth() - 2.0 * config.league().robot().radius();
+    const double start = wait + 0.2;
+    double x = start, y = 0.0, theta = 0.0;
+    double bx = start + 0.5, bvx = 1.0;
+    double deepest = x;
+    // Until the ball is over the line (about half a second): a goal, or
+    // wide of the post, out of play.
+    const double over = line + config.league().ball().radius();
+    for (int k = 0; bx < over; ++k) {
+      msg::WorldEstimate world = blue_at(3, x, y, theta);
+      world.mutable_ball()->set_valid(true);
+      world.mutable_ball()->set_t_observed(0.02 * k);
+      world.mutable_ball()->mutable_position()->set_x(bx);
+      world.mutable_ball()->mutable_position()->set_y(ball_y);
+      world.mutable_ball()->mutable_velocity()->set_x(bvx);
+      const auto c = skills.step(world, play(msg::ROLE_ATTACKER, true), k, 0.02 * k);
+      theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+      x += 0.02 * c.velocity().vx() * std::cos(theta);
+      y += 0.02 * c.velocity().vx() * std::sin(theta);
+      bx += 0.02 * bvx;
+      bvx = std::max(0.0, bvx - 0.02 * config.league().ball().rolling_deceleration());
+      deepest = std::max(deepest, x);
+    }
+    if (ball_y < 0.5 * f.goal_width()) {
+      EXPECT_LT(deepest, start + 0.02) << "followed the ball towards the goal mouth";
+      EXPECT_LT(x, start - 0.05) << "did not back off towards where it waits";
+    } else {
+      EXPECT_GT(deepest, start + 0.1) << "did not follow a ball going wide";
+    }
+  }
+}
+
 TEST(SkillController, AttackerLeavesABallAtItsOwnPostAlone) {
   // A ball against the own end wall right beside the post: getting goal-side
   // of it means driving through the own goal mouth, where the keeper stands,
