@@ -19,7 +19,6 @@
 
 #include "actors/player_skills/path_planner.hpp"
 #include "runtime/config_loader.hpp"
-#include "runtime/statistics.hpp"
 
 namespace {
 
@@ -28,7 +27,6 @@ using robocaf::actors::FreeSpace;
 using robocaf::actors::PathPlanner;
 using robocaf::actors::PlannerParams;
 using robocaf::actors::PlanResult;
-using robocaf::runtime::quantile;
 using V = Eigen::Vector2d;
 
 constexpr double kCycle = 1.0 / 60.0;  // s
@@ -246,6 +244,13 @@ void walled_off(benchmark::State& state, const Case& c) {
     ++stats.trees;
   }
   g_stats[c.name + "/walled_off"] = std::move(stats);
+}
+
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0.0;
+  const auto k = static_cast<std::ptrdiff_t>(q * static_cast<double>(v.size() - 1));
+  std::nth_element(v.begin(), v.begin() + k, v.end());
+  return v[static_cast<std::size_t>(k)];
 }
 
 }  // namespace

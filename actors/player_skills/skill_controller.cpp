@@ -9,7 +9,6 @@
 
 #include <Eigen/Dense>
 
-#include "actors/player_skills/circle_escape.hpp"
 #include "actors/player_skills/intercept.hpp"
 #include "actors/player_skills/pass_selection.hpp"
 #include "actors/player_skills/shot_geometry.hpp"
@@ -567,80 +566,6 @@ V SkillController::exit_from_circle(const Pose& self, const V& c, double R, cons
   }
   // No edge point inside the lines (a circle wider than the field): the place.
   return place;
-}
-
-V SkillController::leave_circle(const Pose& self, const msg::WorldEstimate& world, const V& spot, double keep_out,
-                                double R, const V& place) const {
-  const double r = league_.robot().radius();
-  const V p(self.x, self.y);
-  const double body_gap = 2.0 * r + params_.opponent_clearance;
-  if ((p - spot).norm() < keep_out + kRestartCircleCreep) {
-    // Inside the distance: out by the shortest way between the robots and
-    // the ball (escape_circle). Sent for an edge point instead, a robot last
-    // out of a scrum at the ball went for a pocket in the other team's ring,
-    // or back through the circle for a gap, and stood inside at the restart
-    // (MSL vs chaser: three of the four robots moved at drop balls and free
-    // kicks in 20 matches).
-    EscapeScene scene;
-    scene.start = p;
-    scene.centre = spot;
-    for (const V& mate : teammates_) scene.keep_off.push_back({mate, body_gap});
-    for (const auto& opponent : world.opponents())
-      scene.keep_off.push_back({V(opponent.pose().x(), opponent.pose().y()), body_gap});
-    const double ball_gap = r + league_.ball().radius() + params_.opponent_clearance;
-    if (world.ball().valid())
-      scene.keep_off.push_back({V(world.ball().position().x(), world.ball().position().y()), ball_gap});
-    scene.keep_off.push_back({spot, ball_gap});
-    const bool off_area = avoid_goal_area_ && !in_own_goal_area(p, placing_goal_area_margin());
-    scene.space = off_area ? placing_space_[own_goal_x_ > 0.0 ? 1 : 0] : free_space_;
-    // Nor through the strip drive_to keeps off our goal area: a way out
-    // there ends at the strip's edge, inside the circle (MSL drop ball by
-    // our corner flag: a robot stood there beside an opponent for 4 s).
-    const auto& f = league_.field();
-    if (avoid_goal_area_ && f.goal_area_depth() > 0.0 && f.goal_area_width() > 0.0 &&
-        !in_own_goal_area(p, goal_area_keep())) {
-      const double a = own_goal_x_ < 0.0 ? 1.0 : -1.0;  // into the field from our goal
-      const double front = own_goal_x_ + a * (f.goal_area_depth() + goal_area_keep());
-      const double back = own_goal_x_ - a * (f.boundary_width() + f.goal_depth() + 1.0);  // past the run-off
-      const double side = 0.5 * f.goal_area_width() + goal_area_keep();
-      scene.space = subtract_box(scene.space, Eigen::AlignedBox2d(V(std::min(front, back), -side),
-                                                                  V(std::max(front, back), side)));
-    }
-    // The way inside counts most: it is the time the robot may still be
-    // caught there. The bearing towards the place only tells near ways
-    // apart (weighted as the way round outside, a robot at the edge crossed
-    // the circle for an exit on its place's side), and the way does not
-    // come nearer the spot where it can help it.
-    scene.preferred_bearing = angle_of(place - spot);
-    scene.inward_weight = 4.0;
-    // Out past the margin, ending inside the lines: out there, the way on
-    // round the circle met the boundary and stopped (MSL).
-    scene.exit_radius = R + 0.25 * r;
-    scene.bearing_weight = 0.1 * scene.exit_radius;
-    scene.cell = std::max(0.25 * r, scene.exit_radius / 60.0);
-    const double hx = 0.5 * f.length() - r, hy = 0.5 * f.width() - r;
-    scene.exits = {Eigen::AlignedBox2d(V(-hx, -hy), V(hx, hy))};
-    const std::optional<Escape> past_margin = escape_circle(scene);
-    // Or just out to the distance, anywhere, where that way is much
-    // shorter: a robot 3.00 m from the spot in the run-off beyond our end
-    // line went back through the circle for a point inside the lines, and
-    // stood 2.91 m off at the drop ball. From there on it stands legally,
-    // and goes on round as below.
-    scene.exit_radius = keep_out + 2.0 * kRestartCircleCreep;
-    scene.exits.clear();
-    const std::optional<Escape> to_distance = escape_circle(scene);
-    const double slack = 2.0 * r + (R - keep_out);
-    if (past_margin && (!to_distance || past_margin->length <= to_distance->length + slack))
-      return past_margin->head_for;
-    if (to_distance) return to_distance->head_for;
-  }
-  // Standing legally in the margin (the planner keeps it no nearer), or
-  // shut in: the edge point by the way round to the place.
-  std::vector<CircleObstacle> occupied;
-  for (const V& mate : teammates_) occupied.push_back({mate, teammate_keep()});
-  for (const auto& opponent : world.opponents())
-    occupied.push_back({V(opponent.pose().x(), opponent.pose().y()), body_gap});
-  return exit_from_circle(self, spot, R, place, occupied);
 }
 
 std::optional<V> SkillController::along_wall(const V& b, const V& u0, double a) const {
@@ -1583,7 +1508,12 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
         // Inside: out first, then round. Straight across, a robot the
         // referee had moved to the edge walked back in, and was moved out
         // again every quarter of a second (MSL: 22 times in 6 s).
-        const V exit = leave_circle(self, world, *spot, keep_out, R, place);
+        std::vector<CircleObstacle> occupied;
+        for (const V& mate : teammates_) occupied.push_back({mate, teammate_keep()});
+        for (const auto& opponent : world.opponents())
+          occupied.push_back({V(opponent.pose().x(), opponent.pose().y()),
+                              2.0 * league_.robot().radius() + params_.opponent_clearance});
+        const V exit = exit_from_circle(self, *spot, R, place, occupied);
         tx = exit.x();
         ty = exit.y();
         // Of the two ends, the one pointing away from the spot leads: the

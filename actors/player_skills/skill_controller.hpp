@@ -252,14 +252,6 @@ class SkillController {
   Eigen::Vector2d exit_from_circle(const Pose& self, const Eigen::Vector2d& centre, double R,
                                    const Eigen::Vector2d& place,
                                    const std::vector<CircleObstacle>& occupied = {}) const;
-  // For a robot inside that circle (keep_out the rules' distance, R with
-  // the margin) whose place lies outside it: where to head now. Inside the
-  // distance, along the shortest way out between the robots and the ball
-  // (escape_circle) past the margin and inside the lines, or to the
-  // distance itself where that way is much shorter; standing legally in the
-  // margin, or shut in, exit_from_circle.
-  Eigen::Vector2d leave_circle(const Pose& self, const msg::WorldEstimate& world, const Eigen::Vector2d& spot,
-                               double keep_out, double R, const Eigen::Vector2d& place) const;
   // Like detour_around_ball, with a wider berth, and targets at the ball
   // moved off it and out of the lane a rolling ball is about to roll along.
   void avoid_ball(const Pose& self, double bx, double by, double& tx, double& ty) const;
