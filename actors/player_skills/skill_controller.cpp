@@ -769,7 +769,7 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
       const double y_at_line = rolling.at(hi).y();
       if (std::abs(y_at_line) < 0.5 * f.goal_width() - rb) {
         const double off_line = f.goal_area_depth() + 2.0 * r;
-        const V wait(line - a * off_line, std::clamp(y_at_line, -0.5 * f.goal_width(), 0.5 * f.goal_width()));
+        const V wait(line - a * off_line, y_at_line);
         return drive_to(self, wait.x(), wait.y(), cruise, true, angle_of(b - p), true, !omni_);
       }
     }
