@@ -756,22 +756,16 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
   // that followed the ball into the goal mouth stood between the goal and
   // its keeper coming home, and five of the seven late at kick-offs in 40
   // matches first ran home 3-4 s after the goal.
-  if (runtime::long_kickoff_run(league_) && a * bv.x() > 0.0) {
-    const RollingBall rolling{b, bv, runtime::ball_rolling_deceleration(league_.ball())};
-    const double line = a * 0.5 * f.length();
-    const double horizon = std::min(1.0, rolling.stop_time());
-    if (a * (rolling.at(horizon).x() - line) >= 0.0 && a * (b.x() - line) < 0.0) {
-      double lo = 0.0, hi = horizon;
-      for (int i = 0; i < 30; ++i) {
-        const double mid = 0.5 * (lo + hi);
-        (a * (rolling.at(mid).x() - line) >= 0.0 ? hi : lo) = mid;
-      }
-      const double y_at_line = rolling.at(hi).y();
-      if (std::abs(y_at_line) < 0.5 * f.goal_width() - rb) {
-        const double off_line = f.goal_area_depth() + 2.0 * r;
-        const V wait(line - a * off_line, y_at_line);
-        return drive_to(self, wait.x(), wait.y(), cruise, true, angle_of(b - p), true, !omni_);
-      }
+  const double line = a * 0.5 * f.length();
+  if (runtime::long_kickoff_run(league_) && a * bv.x() > 0.0 && a * (b.x() - line) < 0.0) {
+    // Along its straight way, how far the ball rolls to the line.
+    const double speed = bv.norm();
+    const double to_line = (line - b.x()) * speed / bv.x();
+    const double y_at_line = b.y() + bv.y() / speed * to_line;
+    if (rolling_time(speed, runtime::ball_rolling_deceleration(league_.ball()), to_line) <= 1.0 &&
+        std::abs(y_at_line) < 0.5 * f.goal_width() - rb) {
+      const double off_line = f.goal_area_depth() + 2.0 * r;
+      return drive_to(self, line - a * off_line, y_at_line, cruise, true, angle_of(b - p), true, !omni_);
     }
   }
   // Within this of the ball the robot plays it rather than travels to it.
