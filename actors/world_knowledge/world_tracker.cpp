@@ -597,8 +597,26 @@ msg::WorldEstimate WorldTracker::estimate(uint64_t cycle, double t) const {
   }
   for (const auto& [id, tr] : teammates_)
     if (const auto ekf = reportable(tr, t)) fill_robot(*ekf, tr.t_observed, team_, id, w.add_teammates());
-  for (const auto& [id, tr] : opponents_)
-    if (const auto ekf = reportable(tr, t)) fill_robot(*ekf, tr.t_observed, opponent_, id, w.add_opponents());
+  for (const auto& [id, tr] : opponents_) {
+    const auto ekf = reportable(tr, t);
+    if (!ekf) continue;
+    const double coast_end = tr.t_observed + params_.opponent_coast_seconds;
+    if (t <= coast_end) {
+      fill_robot(*ekf, tr.t_observed, opponent_, id, w.add_opponents());
+      continue;
+    }
+    // Its uncertainty grows on as if it ran on (it may have).
+    auto* out = w.add_opponents();
+    fill_robot(*ekf, tr.t_observed, opponent_, id, out);
+    RobotEkf held = tr.ekf;
+    held.predict_to(coast_end);
+    out->mutable_pose()->set_x(held.pose().x());
+    out->mutable_pose()->set_y(held.pose().y());
+    out->mutable_pose()->set_theta(wrap_angle(held.pose().z()));
+    out->mutable_velocity()->set_x(0.0);
+    out->mutable_velocity()->set_y(0.0);
+    out->set_omega(0.0);
+  }
   return w;
 }
 

@@ -61,6 +61,9 @@ struct TrackerParams {
   double self_restart_heading = 0.5;
   double robot_stale_after = 0.25;      // s: a teammate's view of a robot may replace ours
   double robot_lost_after = 1.0;        // s: track dropped from the estimate
+  // s an unseen opponent is extrapolated at its last velocity; after that it
+  // is reported standing where that put it (see WorldTracker, "Coasting").
+  double opponent_coast_seconds = 0.3;
   // An id-less sighting of a teammate that no track takes, seen again within
   // robot_stale_after and this close (m) to where it was, this many percepts
   // in a row, moves the nearest teammate track we have not seen ourselves
@@ -97,6 +100,14 @@ struct TrackerParams {
 /// it never creates a track, so no made-up id can collide with a real one.
 /// Tracks are dropped when unobserved for robot_lost_after or when their
 /// position's sd exceeds robot_lost_position_sd (coasting).
+///
+/// Coasting. An opponent nobody sees is extrapolated at its last velocity
+/// for opponent_coast_seconds only, then reported standing where that put
+/// it (velocity and turn rate zero) until it is seen again or dropped.
+/// Opponents stop and turn without telling us: with onboard cameras a
+/// robot leaving the view cone at speed ran on in the estimate for a second,
+/// a metre through where it had stopped, and the skills braked for a robot
+/// that was not there. Teammates share their own pose, so theirs coast on.
 ///
 /// Unclaimed teammates. A teammate that has lost itself reports a wrong
 /// pose (MSL: 0.68 m off after pushing in a scrum), and our track of it,
