@@ -1363,8 +1363,12 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   give_way_ = params_.give_way && (placing_ || instruction.role() != msg::ROLE_ATTACKER);
   const bool ball = world.ball().valid();
   opponents_.clear();
-  for (const auto& opponent : world.opponents())
+  opponent_velocities_.clear();
+  for (const auto& opponent : world.opponents()) {
     opponents_.push_back({V(opponent.pose().x(), opponent.pose().y()), league_.robot().radius()});
+    const V u(opponent.velocity().x(), opponent.velocity().y());
+    opponent_velocities_.push_back(u.allFinite() ? u : V::Zero());
+  }
   // Placing for a restart, the robot goes round the opponents at hand: a
   // robot that drove straight through them pushed one for half a second
   // before it took a way round, and was boxed in beside the ball or late
@@ -1636,12 +1640,19 @@ void SkillController::limit_pushing(const Pose& self, Vel& v) const {
   const auto& rules = league_.rules();
   if (!(rules.pushing_seconds() > 0.0)) return;
   const double r = league_.robot().radius();
-  const double most = params_.pushing_speed_fraction * rules.pushing_speed();
+  const double base_most = params_.pushing_speed_fraction * rules.pushing_speed();
   const double c = std::cos(self.theta), s = std::sin(self.theta);
-  for (const auto& opponent : opponents_) {
+  for (size_t i = 0; i < opponents_.size(); ++i) {
+    const auto& opponent = opponents_[i];
     const V d = opponent.centre - V(self.x, self.y);
     const double dist = d.norm();
     if (dist < 1e-9 || dist - r - opponent.radius >= params_.pushing_reach) continue;
+    // Placing, play is stopped and the referee judges no pushing: the robot
+    // may follow an opponent that moves off, closing on it no faster than
+    // the limit. (MSL: scorers running home behind opponents leaving their
+    // goal were held to the limit for over a second.) In play the referee
+    // judges our own speed into the opponent, whatever it does.
+    const double most = placing_ ? base_most + std::max(0.0, opponent_velocities_[i].dot(d / dist)) : base_most;
     const V toward(c * d.x() / dist + s * d.y() / dist, -s * d.x() / dist + c * d.y() / dist);  // body frame
     if (omni_) {
       const V body(v.vx, v.vy);

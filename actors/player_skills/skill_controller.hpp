@@ -401,6 +401,7 @@ class SkillController {
   // ([0]: our goal at -x, [1]: at +x).
   FreeSpace placing_space_[2];
   std::vector<CircleObstacle> opponents_;   // this cycle's opponents
+  std::vector<Eigen::Vector2d> opponent_velocities_;  // theirs, in the same order
   std::vector<CircleObstacle> plan_round_;  // those drive_to plans round this cycle (placing: the ones at hand)
   bool avoid_opponents_ = false;            // this cycle: drive_to plans round opponents
   // Turning on the spot to find itself again until then, when lost; not

@@ -1201,6 +1201,36 @@ TEST(SkillController, PlacingRobotStuckBackingIntoWhatItCannotSeeTurnsToDriveFor
   }
 }
 
+TEST(SkillController, PlacingItFollowsATouchingOpponentThatMovesOffClosingNoFasterThanThePushingLimit) {
+  // Play is stopped: the robot runs home for a kick-off with an opponent
+  // touching its front. One that moves off at 0.8 m/s it may follow at
+  // that speed and the limit; one that stands still holds it to the limit.
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  const auto& league = config.league();
+  const double r = league.robot().radius(), most = 0.5 * league.rules().pushing_speed();
+  SkillParams params;
+  params.plan_around_opponents = false;  // straight home, through the opponent
+  for (const double away : {0.8, 0.0}) {
+    SCOPED_TRACE(away);
+    SkillController skills(msg::BLUE, 1, league, params);
+    double fastest_into = 0.0;
+    for (int k = 0; k < 100; ++k) {
+      msg::WorldEstimate world = blue_1_at(0.0, 0.0, 0.0);  // blocked: it never moves
+      auto* o = world.add_opponents();
+      o->set_team(msg::YELLOW);
+      o->set_robot_id(1);
+      o->mutable_pose()->set_x(2.0 * r + 0.01);
+      o->mutable_velocity()->set_x(away);
+      const auto c = skills.step(world, placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, 6.0, 0.0, 0.0), k,
+                                 0.02 * k);
+      fastest_into = std::max(fastest_into, c.velocity().vx());
+    }
+    EXPECT_LE(fastest_into, away + most + 1e-9);
+    if (away > 0.0) EXPECT_GT(fastest_into, 0.5 * away + most);
+    else EXPECT_GT(fastest_into, 0.5 * most) << "the scene does not press into the opponent: it tests nothing";
+  }
+}
+
 TEST(SkillController, DoesNotDriveIntoATouchingOpponentFasterThanThePushingRuleAllows) {
   // An opponent stands between the attacker and the ball, touching it, and
   // does not give way. The attacker's wheels may press at most half the
