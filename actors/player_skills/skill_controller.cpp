@@ -1363,12 +1363,8 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   give_way_ = params_.give_way && (placing_ || instruction.role() != msg::ROLE_ATTACKER);
   const bool ball = world.ball().valid();
   opponents_.clear();
-  opponent_velocities_.clear();
-  for (const auto& opponent : world.opponents()) {
+  for (const auto& opponent : world.opponents())
     opponents_.push_back({V(opponent.pose().x(), opponent.pose().y()), league_.robot().radius()});
-    const V u(opponent.velocity().x(), opponent.velocity().y());
-    opponent_velocities_.push_back(u.allFinite() ? u : V::Zero());
-  }
   // Placing for a restart, the robot goes round the opponents at hand: a
   // robot that drove straight through them pushed one for half a second
   // before it took a way round, and was boxed in beside the ball or late
@@ -1607,7 +1603,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   }
   last_wanted_speed_ = std::hypot(v.vx, omni_ ? v.vy : 0.0);
   apply_safety_search(world, previous_step_t ? t - *previous_step_t : 0.0, v);
-  limit_pushing(self, v);
+  limit_pushing(self, world, v);
   last_command_body_ = V(v.vx, omni_ ? v.vy : 0.0);
   last_omega_ = v.omega;
   cmd.mutable_velocity()->set_vx(v.vx);
@@ -1636,23 +1632,24 @@ bool SkillController::relocalising(double localisation_sd, double t) {
   return relocalise_until_.has_value();
 }
 
-void SkillController::limit_pushing(const Pose& self, Vel& v) const {
+void SkillController::limit_pushing(const Pose& self, const msg::WorldEstimate& world, Vel& v) const {
   const auto& rules = league_.rules();
   if (!(rules.pushing_seconds() > 0.0)) return;
   const double r = league_.robot().radius();
   const double base_most = params_.pushing_speed_fraction * rules.pushing_speed();
   const double c = std::cos(self.theta), s = std::sin(self.theta);
-  for (size_t i = 0; i < opponents_.size(); ++i) {
-    const auto& opponent = opponents_[i];
-    const V d = opponent.centre - V(self.x, self.y);
+  for (const auto& opponent : world.opponents()) {
+    const V d = V(opponent.pose().x(), opponent.pose().y()) - V(self.x, self.y);
     const double dist = d.norm();
-    if (dist < 1e-9 || dist - r - opponent.radius >= params_.pushing_reach) continue;
+    if (dist < 1e-9 || dist - r - r >= params_.pushing_reach) continue;  // the gap between the bodies
     // Placing, play is stopped and the referee judges no pushing: the robot
     // may follow an opponent that moves off, closing on it no faster than
     // the limit. (MSL: scorers running home behind opponents leaving their
     // goal were held to the limit for over a second.) In play the referee
     // judges our own speed into the opponent, whatever it does.
-    const double most = placing_ ? base_most + std::max(0.0, opponent_velocities_[i].dot(d / dist)) : base_most;
+    const V moving(opponent.velocity().x(), opponent.velocity().y());
+    const double off = moving.allFinite() ? std::max(0.0, moving.dot(d / dist)) : 0.0;
+    const double most = placing_ ? base_most + off : base_most;
     const V toward(c * d.x() / dist + s * d.y() / dist, -s * d.x() / dist + c * d.y() / dist);  // body frame
     if (omni_) {
       const V body(v.vx, v.vy);

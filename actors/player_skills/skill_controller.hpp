@@ -342,7 +342,8 @@ class SkillController {
   // Where the rules call pushing, takes the part of `v` that drives into a
   // touching opponent down to below the rules' pushing speed. Wheels that
   // spin against a robot are a foul, and they carry the odometry away.
-  void limit_pushing(const Pose& self, Vel& v) const;
+  // Placing (no pushing judged), the closing speed on it instead.
+  void limit_pushing(const Pose& self, const msg::WorldEstimate& world, Vel& v) const;
 
   msg::Team team_;
   uint32_t robot_id_;
@@ -401,7 +402,6 @@ class SkillController {
   // ([0]: our goal at -x, [1]: at +x).
   FreeSpace placing_space_[2];
   std::vector<CircleObstacle> opponents_;   // this cycle's opponents
-  std::vector<Eigen::Vector2d> opponent_velocities_;  // theirs, in the same order
   std::vector<CircleObstacle> plan_round_;  // those drive_to plans round this cycle (placing: the ones at hand)
   bool avoid_opponents_ = false;            // this cycle: drive_to plans round opponents
   // Turning on the spot to find itself again until then, when lost; not

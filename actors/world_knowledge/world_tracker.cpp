@@ -600,14 +600,12 @@ msg::WorldEstimate WorldTracker::estimate(uint64_t cycle, double t) const {
   for (const auto& [id, tr] : opponents_) {
     const auto ekf = reportable(tr, t);
     if (!ekf) continue;
-    const double coast_end = tr.t_observed + params_.opponent_coast_seconds;
-    if (t <= coast_end) {
-      fill_robot(*ekf, tr.t_observed, opponent_, id, w.add_opponents());
-      continue;
-    }
-    // Its uncertainty grows on as if it ran on (it may have).
     auto* out = w.add_opponents();
     fill_robot(*ekf, tr.t_observed, opponent_, id, out);
+    const double coast_end = tr.t_observed + params_.opponent_coast_seconds;
+    if (t <= coast_end) continue;
+    // Standing where the coast left it; its uncertainty grows on as if it
+    // ran on (it may have).
     RobotEkf held = tr.ekf;
     held.predict_to(coast_end);
     out->mutable_pose()->set_x(held.pose().x());

@@ -460,40 +460,6 @@ TEST(WorldTracker, RobotsTrackedById) {
   EXPECT_EQ(tracker.estimate(0, 1.0 + tracker.params().robot_lost_after + 0.1).opponents_size(), 0);
 }
 
-TEST(WorldTracker, AnUnseenOpponentCoastsBrieflyThenStands) {
-  WorldTracker tracker(msg::BLUE, 1, mirosot());
-  DetectionFilter filter(msg::BLUE, 1);
-  // An opponent running at 1 m/s along +x, seen for a second, then gone.
-  for (int k = 0; k <= 50; ++k) {
-    Scene s;
-    s.t = k * 0.02;
-    msg::DetectionFrame f = frame_of(s);
-    auto* opp = f.add_robots_yellow();
-    opp->set_robot_id(3);
-    opp->set_x(-1.0 + 1.0 * s.t);
-    opp->set_y(0.5);
-    opp->set_orientation(0.0);
-    tracker.observe(filter.to_percept(f));
-  }
-  const double coast = tracker.params().opponent_coast_seconds;
-  ASSERT_LT(coast + 0.2, tracker.params().robot_lost_after);
-  // Within the coast: extrapolated at its speed.
-  const msg::WorldEstimate soon = tracker.estimate(0, 1.0 + 0.5 * coast);
-  ASSERT_EQ(soon.opponents_size(), 1);
-  EXPECT_NEAR(soon.opponents(0).pose().x(), 0.5 * coast, 0.02);
-  EXPECT_NEAR(soon.opponents(0).velocity().x(), 1.0, 0.05);
-  // Beyond it: standing where the coast ended, not running on.
-  const msg::WorldEstimate later = tracker.estimate(0, 1.0 + coast + 0.2);
-  ASSERT_EQ(later.opponents_size(), 1);
-  EXPECT_NEAR(later.opponents(0).pose().x(), coast, 0.02);
-  EXPECT_EQ(later.opponents(0).velocity().x(), 0.0);
-  EXPECT_EQ(later.opponents(0).velocity().y(), 0.0);
-  EXPECT_EQ(later.opponents(0).omega(), 0.0);
-  EXPECT_EQ(later.opponents(0).t_observed(), soon.opponents(0).t_observed());
-  // Where it is grows less certain all the same.
-  EXPECT_GT(later.opponents(0).covariance(0), soon.opponents(0).covariance(0));
-}
-
 TEST(WorldTracker, MessagesWithNonFiniteNumbersAreIgnored) {
   WorldTracker tracker(msg::BLUE, 1, mirosot());
   DetectionFilter filter(msg::BLUE, 1);
@@ -656,6 +622,36 @@ TEST(WorldTracker, CoastingRobotGrowsUncertainAndIsDroppedByCovariance) {
   EXPECT_LT(dropped_at, 1.6);
   // And it stays dropped: nothing re-creates it.
   EXPECT_EQ(tracker.estimate(0, s.t + 0.5).opponents_size(), 0);
+}
+
+TEST(WorldTracker, AnUnseenOpponentCoastsBrieflyThenStands) {
+  WorldTracker tracker(msg::BLUE, 1, mirosot());
+  DetectionFilter filter(msg::BLUE, 1);
+  // An opponent running at 1 m/s along +x, seen for a second, then gone.
+  for (int k = 0; k <= 50; ++k) {
+    Scene s;
+    s.t = k * 0.02;
+    msg::DetectionFrame f = frame_of(s);
+    add_robot(f, msg::YELLOW, 3, -1.0 + 1.0 * s.t, 0.5, 0.0);
+    tracker.observe(filter.to_percept(f));
+  }
+  const double coast = tracker.params().opponent_coast_seconds;
+  ASSERT_LT(coast + 0.2, tracker.params().robot_lost_after);
+  // Within the coast: extrapolated at its speed.
+  const msg::WorldEstimate soon = tracker.estimate(0, 1.0 + 0.5 * coast);
+  ASSERT_EQ(soon.opponents_size(), 1);
+  EXPECT_NEAR(soon.opponents(0).pose().x(), 0.5 * coast, 0.02);
+  EXPECT_NEAR(soon.opponents(0).velocity().x(), 1.0, 0.05);
+  // Beyond it: standing where the coast ended, not running on.
+  const msg::WorldEstimate later = tracker.estimate(0, 1.0 + coast + 0.2);
+  ASSERT_EQ(later.opponents_size(), 1);
+  EXPECT_NEAR(later.opponents(0).pose().x(), coast, 0.02);
+  EXPECT_EQ(later.opponents(0).velocity().x(), 0.0);
+  EXPECT_EQ(later.opponents(0).velocity().y(), 0.0);
+  EXPECT_EQ(later.opponents(0).omega(), 0.0);
+  EXPECT_EQ(later.opponents(0).t_observed(), soon.opponents(0).t_observed());
+  // Where it is grows less certain all the same.
+  EXPECT_GT(later.opponents(0).covariance(0), soon.opponents(0).covariance(0));
 }
 
 TEST(WorldTracker, RobotDetectionAMetreOffIsGatedOutButATeleportIsFollowed) {
