@@ -341,7 +341,7 @@ void PathPlanner::remember(const std::vector<V>& points) {
   }
 }
 
-int PathPlanner::grow_tree(const Scene& scene, const V& root, const V& target, PlanResult& result) {
+int PathPlanner::grow_tree(const Scene& scene, const V& root, const V& target, PlanResult& result, double step) {
   xs_.assign(1, root.x());
   ys_.assign(1, root.y());
   parents_.assign(1, -1);
@@ -377,7 +377,7 @@ int PathPlanner::grow_tree(const Scene& scene, const V& root, const V& target, P
     const V from(xs_[nearest], ys_[nearest]);
     const double dist = std::sqrt(nearest_d2);
     if (dist <= 0.0) continue;  // the aim is a node already
-    const V to = dist <= params_.step ? aim : V(from + (aim - from) * (params_.step / dist));
+    const V to = dist <= step ? aim : V(from + (aim - from) * (step / dist));
     if (!passable(scene, from, to)) continue;
     xs_.push_back(to.x());
     ys_.push_back(to.y());
@@ -469,7 +469,14 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
       result.reached_goal = !result.goal_blocked;
       return result;
     }
-    found = grow_tree(scene, root, target, result);
+    const int nodes_before = result.nodes;
+    found = grow_tree(scene, root, target, result, params_.step);
+    // Held inside discs, the only way out may be a gap narrower than a full
+    // step sweeps past the disc's rim (MSL free kick: a robot touching one
+    // opponent, a tenth of a metre between it and the ball's zone, stood
+    // 2.4 s with no node grown).
+    if (found < 0 && result.nodes == nodes_before && result.start_blocked && params_.escape_step_fraction > 0.0)
+      found = grow_tree(scene, root, target, result, params_.escape_step_fraction * params_.step);
     if (found >= 0 || !result.start_blocked) break;
   }
 
@@ -484,7 +491,11 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
     int end = found_node;
     if (end < 0) {
       double best = std::numeric_limits<double>::infinity();
-      for (int i = 0; i < static_cast<int>(xs_.size()); ++i) {
+      // Held inside discs, the start itself was often the node nearest the
+      // aim (the way out leads away from it), and the robot stood: the path
+      // ends at the nearest node grown from it instead.
+      const int first = result.start_blocked && xs_.size() > 1 ? 1 : 0;
+      for (int i = first; i < static_cast<int>(xs_.size()); ++i) {
         const double d2 = (V(xs_[i], ys_[i]) - target).squaredNorm();
         if (d2 < best) {
           best = d2;
@@ -526,7 +537,7 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
       // little into it): a new tree or two may find one round the same
       // sides.
       for (int retry = 0; retry < params_.same_side_retries; ++retry) {
-        const int again = grow_tree(scene, root, target, result);
+        const int again = grow_tree(scene, root, target, result, params_.step);
         if (again < 0) break;
         Way other = trace(again);
         if (same_sides(scene, other.taut, kept.corners) && polyline_length(other.taut) <= longest) {

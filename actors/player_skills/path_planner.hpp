@@ -105,6 +105,10 @@ struct PlannerParams {
   /// on the other side, up to this many more trees are grown for one round
   /// the same sides (taken when at most keep_way_fraction longer).
   int same_side_retries = 2;
+  /// A start inside inflated obstacles whose tree adds no node grows once
+  /// more with steps this fraction of `step` long (0: never): the way out
+  /// may be a gap that no full step's segment clears.
+  double escape_step_fraction = 0.25;
 };
 
 /// One plan.
@@ -163,7 +167,9 @@ struct PlanResult {
 /// robot_radius + clearance. A segment that starts inside such an inflated
 /// disc is free with respect to that disc if it does not move towards the
 /// centre: robots that touch move out of each other instead of the planner
-/// failing; once out, the disc counts as usual. Where that leaves no way at
+/// failing; once out, the disc counts as usual. Each of the trees below
+/// that adds no node at all is grown again at once with steps
+/// escape_step_fraction as long. Where that leaves no way at
 /// all (a start inside several discs, every direction nearing one of them),
 /// the tree is grown again with segments from inside a disc allowed to come
 /// nearer its centre by `clearance`: the robot slides out along one of
@@ -186,7 +192,8 @@ struct PlanResult {
 /// A blocked goal (inside an inflated disc or outside the free space) is
 /// replaced by the nearest free point (exact: the nearest among projections
 /// onto discs and rectangles and their pairwise intersections); if the tree
-/// cannot reach it, the path ends at the tree node nearest to it.
+/// cannot reach it, the path ends at the tree node nearest to it (other
+/// than the start, when the start is blocked and the tree grew any).
 ///
 /// Nearest-neighbour search is a linear scan over the nodes stored as plain
 /// coordinate arrays: a few hundred nodes are scanned in well under a
@@ -252,7 +259,8 @@ class PathPlanner {
   void remember(const std::vector<Eigen::Vector2d>& points);
   // Grows the tree from `root` until a node sees `target`; returns that
   // node's index, or -1. Counts nodes and iterations into `result`.
-  int grow_tree(const Scene& scene, const Eigen::Vector2d& root, const Eigen::Vector2d& target, PlanResult& result);
+  int grow_tree(const Scene& scene, const Eigen::Vector2d& root, const Eigen::Vector2d& target, PlanResult& result,
+                double step);
 
   PlannerParams params_;
   std::mt19937 rng_;

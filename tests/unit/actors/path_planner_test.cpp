@@ -321,6 +321,45 @@ TEST(PathPlanner, ARobotBoxedInOnTheBallsSpotLeavesOverItKeepingOffTheBall) {
   EXPECT_LT((stuck.waypoints[1] - start).norm(), 0.1) << "the scene no longer boxes the robot in";
 }
 
+TEST(PathPlanner, ARobotHeldInADiscGetsOutThroughAGapNarrowerThanAFullStepClears) {
+  // MSL free kick for the other team (seed 34): our robot touches one
+  // opponent (inside its inflated disc) and stands in the zone of the ball's
+  // spot; the only way out runs between that opponent and the ball's zone,
+  // 0.1 m wide for the robot's centre. Every full step (0.51 m) from the
+  // start either nears the opponent or enters a zone or another opponent.
+  constexpr double kMslRadius = 0.25, kBall = 0.11, kZone = 0.322;
+  PlannerParams p;
+  p.robot_radius = kMslRadius;
+  p.clearance = kClearance;
+  p.step = 2.0 * kMslRadius + kClearance;
+  p.max_nodes = 100;
+  const FreeSpace msl = field_free_space(18.0, 12.0, kMslRadius);
+  const V start(0.24, 0.19), place(0.70, -2.55);
+  std::vector<CircleObstacle> scene;
+  for (const V& o : {V(-0.341, 0.682), V(-0.158, -0.227), V(0.608, -0.128)}) scene.push_back({o, kMslRadius});
+  scene.push_back({V(0.334, 1.029), kZone, kBall});
+  scene.push_back({V(0.134, 0.649), kZone, 0.0});
+  for (uint32_t seed = 1; seed <= 20; ++seed) {
+    p.seed = seed;
+    PathPlanner planner(p);
+    const PlanResult r = planner.plan(start, place, scene, msl);
+    EXPECT_TRUE(r.start_blocked);
+    ASSERT_GT((r.waypoints[1] - start).norm(), 0.05) << "seed " << seed << ": stays where it is";
+    const V a = r.waypoints[0], b = r.waypoints[1];
+    for (std::size_t k = 0; k < 3; ++k)  // away from the opponent it touches, clear of the others
+      for (int i = 1; i <= 50; ++i)
+        EXPECT_GE((a + (b - a) * (i / 50.0) - scene[k].centre).norm(),
+                  std::min((start - scene[k].centre).norm(), 2.0 * kMslRadius + kClearance) - kTolerance)
+            << "seed " << seed;
+  }
+  // Full steps alone find nothing.
+  p.seed = 1;
+  p.escape_step_fraction = 0.0;
+  PathPlanner full_steps(p);
+  const PlanResult stuck = full_steps.plan(start, place, scene, msl);
+  EXPECT_EQ(stuck.nodes, 0) << "the scene no longer holds the robot";
+}
+
 TEST(PathPlanner, AStartOutsideTheFieldGoesToTheFieldFirst) {
   PathPlanner planner(params());
   const V start(kLength / 2 - 0.01, 0.2);  // centre closer to the wall than the radius
