@@ -36,7 +36,13 @@ struct WorldKnowledgeState {
 caf::behavior world_knowledge(runtime::ShellActor<WorldKnowledgeState>* self, ActorSetup setup) {
   auto& st = self->state;
   runtime::init_shell(self, st.ctx, setup.shell);
-  st.tracker.emplace(st.ctx.address.team(), st.ctx.address.robot_id(), setup.match.league());
+  TrackerParams tracking;
+  if (setup.match.league().vision() == msg::VISION_ONBOARD) {
+    // The robot's own camera: what it cannot see, it remembers (WorldTracker, "Out of view").
+    tracking.view_fov = setup.match.sim().onboard_camera().horizontal_fov();
+    tracking.view_range = setup.match.sim().onboard_camera().range();
+  }
+  st.tracker.emplace(st.ctx.address.team(), st.ctx.address.robot_id(), setup.match.league(), tracking);
   const double period = setup.match.sim().control_period();
   if (period > 0 && setup.match.share_period() > 0)
     st.share_every = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(setup.match.share_period() / period)));

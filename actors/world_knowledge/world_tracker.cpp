@@ -45,7 +45,8 @@ WorldTracker::WorldTracker(msg::Team team, uint32_t robot_id, const msg::LeagueP
       ball_deceleration_(std::max(0.0, league.ball().rolling_deceleration())),
       params_(params),
       robot_model_(league.robot().drive() == msg::DRIVE_OMNI ? RobotMotionModel::kHolonomic
-                                                               : RobotMotionModel::kUnicycle) {
+                                                               : RobotMotionModel::kUnicycle),
+      robot_radius_(std::max(0.0, league.robot().radius())) {
   robot_ekf_params_.accel_noise_density = params_.robot_accel_noise_density;
   robot_ekf_params_.angular_accel_noise_density = params_.robot_angular_accel_noise_density;
   robot_ekf_params_.lateral_diffusion = params_.robot_lateral_diffusion;
@@ -179,7 +180,17 @@ void WorldTracker::claim_unclaimed(std::map<uint32_t, RobotTrack>& tracks, const
   unclaimed_ = std::move(still);
 }
 
-std::optional<RobotEkf> WorldTracker::reportable(const RobotTrack& track, double t) const {
+std::optional<RobotEkf> WorldTracker::reportable(const RobotTrack& track, double t, bool opponent) const {
+  if (opponent && remembers_out_of_view()) {
+    // Kept standing out of view (see "Out of view"): judged by its age, not
+    // by a covariance grown as if it ran on all that time.
+    if (t - track.t_observed > params_.opponent_out_of_view_keep) return std::nullopt;
+    RobotEkf ekf = track.ekf;
+    ekf.predict_to(std::min(t, track.t_observed + params_.robot_lost_after));
+    if (ekf.lost()) return std::nullopt;
+    ekf.predict_to(t);
+    return ekf;
+  }
   if (t - track.t_observed > params_.robot_lost_after) return std::nullopt;
   RobotEkf ekf = track.ekf;
   ekf.predict_to(t);
@@ -187,10 +198,60 @@ std::optional<RobotEkf> WorldTracker::reportable(const RobotTrack& track, double
   return ekf;
 }
 
-void WorldTracker::prune(std::map<uint32_t, RobotTrack>& tracks, const std::set<uint32_t>& updated, double t) const {
+void WorldTracker::forget_absent_opponents(const msg::Pose2& eye, const std::set<uint32_t>& updated, double t) {
+  const Eigen::Vector2d at(eye.x(), eye.y());
+  // Where each robot we track stands now (an opponent past its coast where
+  // the coast left it, as estimate() reports it).
+  auto position = [&](const RobotTrack& track, bool opponent) {
+    RobotEkf ekf = track.ekf;
+    ekf.predict_to(opponent ? std::min(t, track.t_observed + params_.opponent_coast_seconds) : t);
+    return Eigen::Vector2d(ekf.pose().head<2>());
+  };
+  std::vector<std::pair<const RobotTrack*, Eigen::Vector2d>> robots;
+  for (const auto& [id, track] : teammates_) robots.emplace_back(&track, position(track, false));
+  for (const auto& [id, track] : opponents_) robots.emplace_back(&track, position(track, true));
+  // As the camera judges it: another robot's body across the line of sight
+  // hides it; ours a robot radius wider, for the hidden one's own body.
+  auto hidden = [&](const RobotTrack* track, const Eigen::Vector2d& p) {
+    const Eigen::Vector2d d = p - at;
+    const double distance = d.norm();
+    const Eigen::Vector2d u = d / distance;
+    for (const auto& [other, q] : robots) {
+      if (other == track) continue;
+      const Eigen::Vector2d r = q - at;
+      const double along = u.dot(r);
+      if (along > 0.0 && along < distance && std::abs(u.x() * r.y() - u.y() * r.x()) < 2.0 * robot_radius_)
+        return true;
+    }
+    return false;
+  };
+  const double half_fov = 0.5 * params_.view_fov - params_.view_margin_angle;
+  const double range = params_.view_range - params_.view_margin_range;
+  for (auto it = opponents_.begin(); it != opponents_.end();) {
+    RobotTrack& track = it->second;
+    const Eigen::Vector2d p = position(track, true);
+    const Eigen::Vector2d d = p - at;
+    const bool in_view = !updated.count(it->first) && d.norm() > robot_radius_ && d.norm() <= range &&
+                         std::abs(wrap_angle(std::atan2(d.y(), d.x()) - eye.theta())) <= half_fov &&
+                         !hidden(&track, p);
+    if (!in_view) {
+      track.t_absent_since = std::numeric_limits<double>::infinity();
+    } else if (!std::isfinite(track.t_absent_since) || t < track.t_absent_since) {
+      track.t_absent_since = t;
+    } else if (t - track.t_absent_since >= params_.view_absent_seconds) {
+      absent_[it->first] = t;
+      it = opponents_.erase(it);
+      continue;
+    }
+    ++it;
+  }
+}
+
+void WorldTracker::prune(std::map<uint32_t, RobotTrack>& tracks, const std::set<uint32_t>& updated, double t,
+                         bool opponents) const {
   // Tracks just updated are fresh; estimate() checks every track anyway.
   for (auto it = tracks.begin(); it != tracks.end();) {
-    if (updated.count(it->first) || reportable(it->second, t)) {
+    if (updated.count(it->first) || reportable(it->second, t, opponents)) {
       ++it;
     } else {
       it = tracks.erase(it);
@@ -409,10 +470,12 @@ void WorldTracker::observe(const msg::Percept& percept) {
       updated.insert(o.robot_id());
     }
     associate_anonymous(tracks, anonymous, updated, own_team, t);
-    prune(tracks, updated, t);
+    prune(tracks, updated, t, !own_team);
+    return updated;
   };
   observe_team(percept.teammates(), teammates_, true);
-  observe_team(percept.opponents(), opponents_, false);
+  const std::set<uint32_t> opponents_seen = observe_team(percept.opponents(), opponents_, false);
+  if (remembers_out_of_view()) forget_absent_opponents(ref, opponents_seen, t);
 
   std::vector<BallSighting> balls;
   for (const auto& b : percept.balls()) {
@@ -476,6 +539,12 @@ void WorldTracker::adopt_robot(std::map<uint32_t, RobotTrack>& tracks, const msg
   // as before.
   const bool adopt = it == tracks.end() || (e.t_observed() > it->second.t_observed &&
                                             t_now - it->second.t_sighted > params_.robot_stale_after);
+  // An opponent we looked for and did not see comes back only with news
+  // from after that (see "Out of view").
+  if (&tracks == &opponents_) {
+    const auto gone = absent_.find(e.robot_id());
+    if (gone != absent_.end() && e.t_observed() <= gone->second) return;
+  }
   if (adopt) tracks.insert_or_assign(e.robot_id(), track_from(e, t));
 }
 
@@ -596,9 +665,9 @@ msg::WorldEstimate WorldTracker::estimate(uint64_t cycle, double t) const {
     w.set_self_localisation_sd(self_localisation_sd_);
   }
   for (const auto& [id, tr] : teammates_)
-    if (const auto ekf = reportable(tr, t)) fill_robot(*ekf, tr.t_observed, team_, id, w.add_teammates());
+    if (const auto ekf = reportable(tr, t, false)) fill_robot(*ekf, tr.t_observed, team_, id, w.add_teammates());
   for (const auto& [id, tr] : opponents_) {
-    const auto ekf = reportable(tr, t);
+    const auto ekf = reportable(tr, t, true);
     if (!ekf) continue;
     auto* out = w.add_opponents();
     fill_robot(*ekf, tr.t_observed, opponent_, id, out);

@@ -64,6 +64,18 @@ struct TrackerParams {
   // s an unseen opponent is extrapolated at its last velocity; after that it
   // is reported standing where that put it (see WorldTracker, "Coasting").
   double opponent_coast_seconds = 0.3;
+  // Our own camera's view (see WorldTracker, "Out of view"): horizontal
+  // field of view (rad) and range (m) of an onboard camera; 0 for a camera
+  // that sees the whole field (a global one), and nothing below applies.
+  double view_fov = 0.0;
+  double view_range = 0.0;
+  // s an opponent whose place lies outside our view is remembered, standing.
+  double opponent_out_of_view_keep = 3.0;
+  // s an opponent's remembered place may lie in plain view with no sighting
+  // before it is forgotten; rad and m its centre keeps inside the view's edges for that.
+  double view_absent_seconds = 0.2;
+  double view_margin_angle = 0.1;
+  double view_margin_range = 0.5;
   // An id-less sighting of a teammate that no track takes, seen again within
   // robot_stale_after and this close (m) to where it was, this many percepts
   // in a row, moves the nearest teammate track we have not seen ourselves
@@ -108,6 +120,19 @@ struct TrackerParams {
 /// robot leaving the view cone at speed ran on in the estimate for a second,
 /// a metre through where it had stopped, and the skills braked for a robot
 /// that was not there. Teammates share their own pose, so theirs coast on.
+///
+/// Out of view. With an onboard camera (view_fov > 0) a robot sees a narrow
+/// cone, and one it backs towards is not in it: opponents dropped after
+/// robot_lost_after unseen were no longer in the estimate when it drove
+/// into them blind (MSL: scorers reversing home from the other team's
+/// goal ran into its keeper, stuck for 1-2 s, and stood in the wrong half
+/// at the kick-off). So an opponent whose place lies outside our view (or
+/// behind another robot we track) is kept, standing, for
+/// opponent_out_of_view_keep since it was last seen, whatever its
+/// covariance; not seeing it where we look is what forgets it: its place
+/// inside the view (view_margin_angle and view_margin_range inside the
+/// edges, not hidden) for view_absent_seconds without a sighting drops it,
+/// and teammates' reports of it no fresher than that are not adopted.
 ///
 /// Unclaimed teammates. A teammate that has lost itself reports a wrong
 /// pose (MSL: 0.68 m off after pushing in a scrum), and our track of it,
@@ -165,6 +190,9 @@ class WorldTracker {
     int rejections = 0;
     // When our own camera last confirmed it (not a teammate's report).
     double t_sighted = -std::numeric_limits<double>::infinity();
+    // Since when its place has lain in our view without a sighting (see
+    // "Out of view"); infinity while it is seen or out of view.
+    double t_absent_since = std::numeric_limits<double>::infinity();
   };
   // An id-less sighting of our team no track took, and in how many percepts
   // in a row it was seen about there.
@@ -209,9 +237,16 @@ class WorldTracker {
   // sightings a track took.
   void claim_unclaimed(std::map<uint32_t, RobotTrack>& tracks, const std::vector<RobotSighting>& sightings,
                        const std::vector<bool>& used, std::set<uint32_t>& updated, double t);
-  void prune(std::map<uint32_t, RobotTrack>& tracks, const std::set<uint32_t>& updated, double t) const;
-  // The track predicted to t, unless it is too old or too uncertain to report.
-  std::optional<RobotEkf> reportable(const RobotTrack& track, double t) const;
+  void prune(std::map<uint32_t, RobotTrack>& tracks, const std::set<uint32_t>& updated, double t,
+             bool opponents) const;
+  // The track predicted to t, unless it is too old or too uncertain to report
+  // (an opponent's by "Out of view" with an onboard camera).
+  std::optional<RobotEkf> reportable(const RobotTrack& track, double t, bool opponent) const;
+  // "Out of view": opponents not in `updated` whose place lies in the view
+  // from `eye` at t start or go on being absent; those absent long enough
+  // are dropped.
+  void forget_absent_opponents(const msg::Pose2& eye, const std::set<uint32_t>& updated, double t);
+  bool remembers_out_of_view() const { return params_.view_fov > 0.0 && params_.view_range > 0.0; }
   void observe_ball(const std::vector<BallSighting>& balls, double t);
   void predict_ball(BallTrack& ball, double t) const;
   bool should_adopt_self(const RobotTrack* ours, const msg::RobotEstimate& e, double t_now) const;
@@ -233,6 +268,10 @@ class WorldTracker {
   double self_localisation_sd_ = 0.0;  // m, from the newest dead-reckoned percept's self_covariance
   std::map<uint32_t, RobotTrack> teammates_;
   std::map<uint32_t, RobotTrack> opponents_;
+  // Opponents forgotten as absent from our view, and when: older reports
+  // of them are not adopted.
+  std::map<uint32_t, double> absent_;
+  double robot_radius_;
   std::vector<UnclaimedSighting> unclaimed_;
   BallTrack ball_;
 };

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -1033,6 +1035,117 @@ TEST(WorldTracker, PassesTheSelfLocalisersUncertaintyOn) {
   seen.set_self_seen(true);
   overhead.observe(seen);
   EXPECT_EQ(overhead.estimate(0, 0.0).self_localisation_sd(), 0.0);
+}
+
+// An onboard camera's view: MSL's 1.2 rad, 8 m.
+TrackerParams onboard_view() {
+  TrackerParams p;
+  p.view_fov = 1.2;
+  p.view_range = 8.0;
+  return p;
+}
+
+// Our robot 5 at the origin facing `heading`, seeing what `seen` lists
+// (robot frame = field frame turned by heading).
+msg::Percept looking(double t, double heading, const std::vector<std::pair<uint32_t, Eigen::Vector2d>>& opponents,
+                     const std::vector<std::pair<uint32_t, Eigen::Vector2d>>& teammates = {}) {
+  msg::Percept p = onboard_self(t, 0.0, 0.0, heading);
+  const double c = std::cos(heading), s = std::sin(heading);
+  auto add = [&](msg::PerceivedObject* o, uint32_t id, const Eigen::Vector2d& at) {
+    o->set_robot_id(id);
+    o->mutable_position()->set_x(c * at.x() + s * at.y());
+    o->mutable_position()->set_y(-s * at.x() + c * at.y());
+    o->set_orientation(-heading);
+  };
+  for (const auto& [id, at] : opponents) add(p.add_opponents(), id, at);
+  for (const auto& [id, at] : teammates) add(p.add_teammates(), id, at);
+  return p;
+}
+
+// A scorer backing home from the goal it scored in does not see the
+// opponents behind it (MSL: dropped after a second, they were not in the
+// estimate when it ran into them).
+TEST(WorldTracker, AnOpponentOutOfViewIsRememberedStandingUntilItsPlaceIsSeenEmpty) {
+  const msg::MatchConfig msl = runtime::preset_match_config("msl");
+  for (const bool remembering : {true, false}) {
+    SCOPED_TRACE(remembering ? "onboard view" : "no view given");
+    WorldTracker tracker(msg::BLUE, 5, msl.league(), remembering ? onboard_view() : TrackerParams{});
+    const Eigen::Vector2d standing(2.0, 0.5);
+    double t = 0.0;
+    for (int i = 0; i < 50; ++i, t += 0.02) tracker.observe(looking(t, 0.0, {{3, standing}}));
+    // Turned about: it lies behind us.
+    for (int i = 0; i < 125; ++i, t += 0.02) tracker.observe(looking(t, 3.0, {}));
+    const msg::WorldEstimate behind = tracker.estimate(0, t);
+    if (!remembering) {
+      EXPECT_EQ(behind.opponents_size(), 0) << "dropped after robot_lost_after, as before";
+      continue;
+    }
+    ASSERT_GT(t - 0.98, tracker.params().robot_lost_after);
+    ASSERT_EQ(behind.opponents_size(), 1);
+    EXPECT_NEAR(behind.opponents(0).pose().x(), standing.x(), 0.02);
+    EXPECT_NEAR(behind.opponents(0).pose().y(), standing.y(), 0.02);
+    EXPECT_EQ(behind.opponents(0).velocity().x(), 0.0);
+    // Facing it again, and it is not there: gone within view_absent_seconds
+    // and a cycle, not before.
+    const double t_look = t;
+    double forgotten = -1.0;
+    for (int i = 0; i < 50 && forgotten < 0.0; ++i, t += 0.02) {
+      tracker.observe(looking(t, 0.0, {}));
+      if (tracker.estimate(0, t).opponents_size() == 0) forgotten = t - t_look;
+    }
+    EXPECT_GE(forgotten, tracker.params().view_absent_seconds - 1e-9);
+    EXPECT_LE(forgotten, tracker.params().view_absent_seconds + 0.03);
+    // A teammate's older news of it does not bring it back; newer news does.
+    msg::WorldEstimate share;
+    share.set_team(msg::BLUE);
+    share.set_robot_id(2);
+    share.set_t(t);
+    auto* old = share.add_opponents();
+    old->set_team(msg::YELLOW);
+    old->set_robot_id(3);
+    old->mutable_pose()->set_x(standing.x());
+    old->mutable_pose()->set_y(standing.y());
+    old->set_t_observed(0.98);
+    tracker.fuse(share);
+    EXPECT_EQ(tracker.estimate(0, t).opponents_size(), 0);
+    old->set_t_observed(t);
+    old->mutable_pose()->set_x(-3.0);
+    tracker.fuse(share);
+    EXPECT_EQ(tracker.estimate(0, t).opponents_size(), 1);
+  }
+}
+
+TEST(WorldTracker, AnOpponentOutOfViewIsForgottenAfterTheKeepTime) {
+  const msg::MatchConfig msl = runtime::preset_match_config("msl");
+  WorldTracker tracker(msg::BLUE, 5, msl.league(), onboard_view());
+  double t = 0.0;
+  for (int i = 0; i < 50; ++i, t += 0.02) tracker.observe(looking(t, 0.0, {{3, Eigen::Vector2d(2.0, 0.0)}}));
+  const double last_seen = t - 0.02, keep = tracker.params().opponent_out_of_view_keep;
+  for (; t < last_seen + keep - 0.05; t += 0.02) tracker.observe(looking(t, 3.0, {}));
+  EXPECT_EQ(tracker.estimate(0, t).opponents_size(), 1);
+  for (; t < last_seen + keep + 0.05; t += 0.02) tracker.observe(looking(t, 3.0, {}));
+  EXPECT_EQ(tracker.estimate(0, t).opponents_size(), 0);
+}
+
+TEST(WorldTracker, AnOpponentHiddenBehindAnotherRobotOrAtTheViewsEdgeIsNotForgotten) {
+  const msg::MatchConfig msl = runtime::preset_match_config("msl");
+  WorldTracker tracker(msg::BLUE, 5, msl.league(), onboard_view());
+  const Eigen::Vector2d far(4.0, 0.0), edge(3.0 * std::cos(0.58), 3.0 * std::sin(0.58));
+  double t = 0.0;
+  for (int i = 0; i < 50; ++i, t += 0.02)
+    tracker.observe(looking(t, 0.0, {{3, far}, {4, edge}}, {{2, Eigen::Vector2d(2.0, 0.1)}}));
+  // Our teammate 2 stands in the line of sight to 3; 4 is 0.02 rad inside
+  // the view's edge, where our own heading's error may put it outside.
+  for (int i = 0; i < 50; ++i, t += 0.02) tracker.observe(looking(t, 0.0, {}, {{2, Eigen::Vector2d(2.0, 0.1)}}));
+  const msg::WorldEstimate w = tracker.estimate(0, t);
+  EXPECT_NE(find_robot(w.opponents(), 3), nullptr) << "hidden behind our teammate";
+  EXPECT_NE(find_robot(w.opponents(), 4), nullptr) << "at the view's edge";
+  // In the middle of the view, in the open: forgotten.
+  WorldTracker open(msg::BLUE, 5, msl.league(), onboard_view());
+  t = 0.0;
+  for (int i = 0; i < 50; ++i, t += 0.02) open.observe(looking(t, 0.0, {{3, far}}));
+  for (int i = 0; i < 50; ++i, t += 0.02) open.observe(looking(t, 0.0, {}));
+  EXPECT_EQ(open.estimate(0, t).opponents_size(), 0);
 }
 
 }  // namespace
