@@ -108,6 +108,10 @@ struct SkillParams {
   double placement_still_opponent_lookahead = 0.8;
   double placement_stuck_seconds = 0.5;
   double placement_detour_seconds = 2.0;
+  // A differential robot with an onboard camera placing for a restart other
+  // than a kick-off drives forwards, camera first, to a place further than
+  // this (m); nearer, it may back up.
+  double placement_reverse_reach = 1.0;
   double opponent_clearance = 0.01;   // m kept between our body and an opponent's on a planned path
   // Pushing (league rules.pushing_seconds > 0): against an opponent whose
   // estimated gap is under pushing_reach, at most this fraction of
