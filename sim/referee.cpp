@@ -297,7 +297,7 @@ std::vector<msg::RefereeEvent> Referee::update(Physics& world, double t, std::ui
   Events ev;
   if (state_.stage() == msg::STAGE_PRE_GAME) {
     last_t_ = t;
-    begin_half(msg::STAGE_FIRST_HALF, msg::BLUE, world, t);
+    begin_half(msg::STAGE_FIRST_HALF, msg::BLUE, world, t, ev);
   }
   const double dt = std::max(0.0, t - last_t_);
   last_t_ = std::max(last_t_, t);
@@ -357,7 +357,7 @@ std::vector<msg::RefereeEvent> Referee::update(Physics& world, double t, std::ui
         add_event(ev, t, msg::REF_EVENT_SIDE_SWITCH, msg::TEAM_UNSPECIFIED, 0,
                   std::string("teams switch sides: blue now defends the ") +
                       (state_.blue_on_positive_side() ? "+x" : "-x") + " goal");
-        begin_half(msg::STAGE_SECOND_HALF, msg::YELLOW, world, t);
+        begin_half(msg::STAGE_SECOND_HALF, msg::YELLOW, world, t, ev);
       }
       break;
     case msg::STAGE_PRE_GAME:
@@ -427,11 +427,15 @@ std::vector<msg::RefereeEvent> Referee::apply_manual(const msg::ManualRefereeCom
       reset_foul_clocks();
       return accept(std::string(c == msg::REF_HALT ? "all robots halt" : "play stopped") +
                     ", the clock stops until play is started again");
-    case msg::REF_PREPARE_KICKOFF:
+    case msg::REF_PREPARE_KICKOFF: {
       if (!named) return refuse("a kick-off needs the team that takes it");
-      prepare_kickoff(team, world, t);
-      return accept("ball on the centre spot, kick-off for " + team_str(team) + " after " +
-                    seconds(config_.sim().placement_seconds()));
+      Events placed;
+      prepare_kickoff(team, world, t, placed);
+      accept("ball on the centre spot, kick-off for " + team_str(team) + " after " +
+             seconds(config_.sim().placement_seconds()));
+      ev.insert(ev.end(), placed.begin(), placed.end());
+      return ev;
+    }
     case msg::REF_PREPARE_RESTART: {
       if (!named) return refuse("a free kick needs the team that takes it");
       const Vector2d spot = legal_ball_spot(config_.league(), world.ball_position());
@@ -494,11 +498,11 @@ void Referee::report_shot(const Physics& world, Events& ev) {
                 (s.goal_side > 0 ? "+x" : "-x") + " goal at " + speed);
 }
 
-void Referee::begin_half(msg::Stage stage, msg::Team kickoff, Physics& world, double t) {
+void Referee::begin_half(msg::Stage stage, msg::Team kickoff, Physics& world, double t, Events& ev) {
   state_.set_stage(stage);
   play_time_ = 0.0;
   stage_start_ = t;
-  prepare_kickoff(kickoff, world, t);
+  prepare_kickoff(kickoff, world, t, ev);
   if (stage == msg::STAGE_SECOND_HALF) {
     // Every robot changes halves, the keeper from one goal to the other:
     // the placement time plus a run the field's length at top speed.
@@ -507,12 +511,17 @@ void Referee::begin_half(msg::Stage stage, msg::Team kickoff, Physics& world, do
   }
 }
 
-void Referee::prepare_kickoff(msg::Team team, Physics& world, double t) {
+void Referee::prepare_kickoff(msg::Team team, Physics& world, double t, Events& ev) {
   state_.set_command(msg::REF_PREPARE_KICKOFF);
   state_.set_kickoff_team(team);
   set_restart(msg::RESTART_KICKOFF, team, Vector2d::Zero());
   placement_start_ = t;
   kickoff_placement_seconds_ = config_.sim().placement_seconds();
+  // A robot standing where the ball is put would shove it off at once (MSL:
+  // the other team's robot by the centre spot after our goal sent it
+  // rolling into our half at 2.3 m/s, and our robot running back pushed it
+  // along the touch line, off the field at the kick-off).
+  move_robots_off_ball(Vector2d::Zero(), "on the centre spot", world, t, ev);
   world.place_ball(Vector2d::Zero());
   world.take_goal_crossing();
   restart_clocks(world, t);
@@ -587,7 +596,7 @@ void Referee::score_goal(int side, Physics& world, double t, Events& ev) {
   add_event(ev, t, msg::REF_EVENT_GOAL, scoring, robot,
             team_str(scoring) + " scores: the ball crossed the " + (side > 0 ? "+x" : "-x") +
                 " goal line between the posts, " + by + "; " + score_str(state_));
-  prepare_kickoff(conceding, world, t);
+  prepare_kickoff(conceding, world, t, ev);
 }
 
 void Referee::end_half(double t, Events& ev) {

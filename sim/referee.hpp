@@ -190,8 +190,8 @@ class Referee {
   bool in_play() const;
   bool team_on_positive_side(msg::Team team) const;
   msg::Team defender_of(int goal_side) const;
-  void begin_half(msg::Stage stage, msg::Team kickoff, Physics& world, double t);
-  void prepare_kickoff(msg::Team team, Physics& world, double t);
+  void begin_half(msg::Stage stage, msg::Team kickoff, Physics& world, double t, Events& ev);
+  void prepare_kickoff(msg::Team team, Physics& world, double t, Events& ev);
   void start_kickoff(Physics& world, double t, Events& ev);
   void score_goal(int side, Physics& world, double t, Events& ev);
   void end_half(double t, Events& ev);

@@ -173,6 +173,28 @@ TEST(Referee, GoalCountsAndTheConcedingTeamKicksOff) {
   EXPECT_EQ(m.ref.state().command(), msg::REF_NORMAL_START);
 }
 
+TEST(Referee, AfterAGoalARobotOnTheCentreSpotIsMovedOffItAndTheBallLiesStill) {
+  // A robot standing where the ball was put shoved it off at once (MSL: it
+  // rolled into the other half at 2.3 m/s during the placement).
+  Match m;
+  m.update();
+  m.run_until(2.0);
+  m.world.place_robot(msg::YELLOW, 3, pose(0.05, 0.02, M_PI));
+  m.world.place_ball({0.9, 0.12}, {2.0, 0.0});
+  const auto ev = m.run_until(2.2);
+  ASSERT_EQ(of_kind(ev, msg::REF_EVENT_GOAL).size(), 1u);
+  const auto moved = of_kind(ev, msg::REF_EVENT_SPOT_CLEARED);
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].team(), msg::YELLOW);
+  EXPECT_EQ(moved[0].robot_id(), 3u);
+  EXPECT_NE(moved[0].reason().find("centre spot"), std::string::npos) << moved[0].reason();
+  const double gap = xy(m.world.robot_pose(msg::YELLOW, 3)).norm();
+  EXPECT_GT(gap, m.cfg.league().robot().radius() + m.cfg.league().ball().radius());
+  m.run_until(3.0);
+  EXPECT_EQ(m.world.ball_position(), Vector2d(0, 0));
+  EXPECT_EQ(m.ref.state().command(), msg::REF_PREPARE_KICKOFF);
+}
+
 TEST(Referee, GoalIsSeenEvenIfTheBallBouncesOutBetweenUpdates) {
   Match m;
   m.update();
