@@ -1456,12 +1456,28 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // kick-offs lost one to two and a half seconds so): those standing are
     // planned round from as far as it runs in the look-ahead.
     const double at_hand_standing = at_hand + moving * params_.placement_still_opponent_lookahead;
+    // And round those on a collision course with it: running back blind,
+    // scorers met the other team's robots head on, one coming home to its
+    // goal, and stood pushing against them for seconds (MSL, 20 matches:
+    // three robots late at kick-offs, two so). Those merely running past
+    // are left alone, as above.
+    const V self_velocity(world.self().velocity().x(), world.self().velocity().y());
+    auto on_collision_course = [&](const V& centre, const V& velocity) {
+      const V p = centre - V(self.x, self.y);
+      const V closing = velocity - (self_velocity.allFinite() ? self_velocity : V::Zero());
+      const double c2 = closing.squaredNorm();
+      if (c2 < 1e-9 || p.dot(closing) >= 0.0) return false;
+      const double meet = std::min(-p.dot(closing) / c2, params_.placement_collision_horizon);
+      return (p + closing * meet).norm() < 2.0 * league_.robot().radius() + params_.placement_collision_margin;
+    };
     for (const auto& opponent : world.opponents()) {
       const V centre(opponent.pose().x(), opponent.pose().y());
+      const V velocity(opponent.velocity().x(), opponent.velocity().y());
       const double distance = (centre - V(self.x, self.y)).norm();
-      const bool standing = std::hypot(opponent.velocity().x(), opponent.velocity().y()) < still;
-      const bool round_this = (every_one && distance <= at_hand) ||
-                              (standing_ones && standing && distance <= at_hand_standing);
+      const bool standing = velocity.norm() < still;
+      const bool round_this =
+          (every_one && distance <= at_hand) || (standing_ones && standing && distance <= at_hand_standing) ||
+          (standing_ones && !standing && velocity.allFinite() && on_collision_course(centre, velocity));
       if (round_this) plan_round_.push_back({centre, league_.robot().radius()});
     }
     // Round the ball and the spot it goes back to, unless the place is at

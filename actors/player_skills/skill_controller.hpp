@@ -106,6 +106,10 @@ struct SkillParams {
   // still are planned round from further off: as far as the robot runs in
   // this long (s) at its speed, beyond the four radii.
   double placement_still_opponent_lookahead = 0.8;
+  // There, too, round those moving that come within two radii and this
+  // margin (m) of it, both going on as they go, within this horizon (s).
+  double placement_collision_horizon = 1.0;
+  double placement_collision_margin = 0.1;
   double placement_stuck_seconds = 0.5;
   double placement_detour_seconds = 2.0;
   // A differential robot with an onboard camera placing for a restart other

@@ -958,14 +958,16 @@ TEST(SkillController, DefenderGoesRoundOpponentsStandingInItsWay) {
 
 // A robot placing for `restart` drives from (0.9, 0.42) to (0.2, 0.42) with
 // three opponents shoulder to shoulder across its straight way at x = 0.63.
-// Their estimates say they move at opponent_speed; the test keeps them where
-// they are, a wall that does not give way. Where the robot ends after
+// Their estimates say they move at opponent_speed, across its way (+y) or,
+// `head_on`, towards it (+x); the test keeps them where they are, a wall
+// that does not give way. Where the robot ends after
 // `steps` cycles, and for how long it drove into one.
 struct PlacingPastAWall {
   double x, y, pushing_for;
 };
 PlacingPastAWall place_past_a_wall(const msg::LeaguePreset& league, const SkillParams& params,
-                                   msg::RestartKind restart, double opponent_speed, int steps) {
+                                   msg::RestartKind restart, double opponent_speed, int steps,
+                                   bool head_on = false) {
   const double r = league.robot().radius();
   SkillController skills(msg::BLUE, 1, league, params);
   const msg::PlayerInstruction place = placing_for(restart, msg::ROLE_SUPPORTER, 0.2, 0.42, kPi);
@@ -980,7 +982,10 @@ PlacingPastAWall place_past_a_wall(const msg::LeaguePreset& league, const SkillP
     world.mutable_ball()->mutable_position()->set_x(-0.6);
     world.mutable_ball()->mutable_position()->set_y(-0.6);
     add_opponents(world, opponents);
-    for (auto& o : *world.mutable_opponents()) o.mutable_velocity()->set_x(opponent_speed);
+    for (auto& o : *world.mutable_opponents()) {
+      o.mutable_velocity()->set_x(head_on ? opponent_speed : 0.0);
+      o.mutable_velocity()->set_y(head_on ? 0.0 : opponent_speed);
+    }
     const auto cmd = skills.step(world, place, k, 0.02 * k);
     theta = runtime::wrap_angle(theta + 0.02 * cmd.velocity().omega());
     const double nx = x + 0.02 * cmd.velocity().vx() * std::cos(theta);
@@ -1026,9 +1031,10 @@ TEST(SkillController, PlacingRobotStuckAgainstAnOpponentGoesRoundIt) {
 TEST(SkillController, PlacingRobotGoesRoundOpponentsAtHandBeforeTouchingOneUnlessTheyRunAtAKickoff) {
   // The scene above. Placing for a free kick, the robot goes round the
   // opponents before it touches one; for a kick-off too while they stand.
-  // At a kick-off it does not swerve round opponents running (robots run
-  // back past the other team, which runs the other way): it first pushes
-  // for placement_stuck_seconds. Where the run back takes a second
+  // At a kick-off it does not swerve round opponents running past (robots
+  // run back past the other team, which runs the other way): it first
+  // pushes for placement_stuck_seconds; round those running at it head on
+  // it goes before it touches one. Where the run back takes a second
   // (MiroSot's own robots), it does not plan round those standing at a
   // kick-off either.
   const double running = 0.5;  // m/s, the slow robots' top speed
@@ -1037,18 +1043,21 @@ TEST(SkillController, PlacingRobotGoesRoundOpponentsAtHandBeforeTouchingOneUnles
     double opponent_speed;
     bool long_run;
     bool pushes_first;
+    bool head_on = false;
   };
   for (const Case& c :
        {Case{msg::RESTART_FREE_KICK, running, true, false}, Case{msg::RESTART_KICKOFF, 0.0, true, false},
-        Case{msg::RESTART_KICKOFF, running, true, true}, Case{msg::RESTART_KICKOFF, 0.0, false, true}}) {
+        Case{msg::RESTART_KICKOFF, running, true, true}, Case{msg::RESTART_KICKOFF, running, true, false, true},
+        Case{msg::RESTART_KICKOFF, 0.0, false, true}}) {
     SCOPED_TRACE(msg::RestartKind_Name(c.restart) + " opponents at " + std::to_string(c.opponent_speed) + " m/s" +
-                 (c.long_run ? ", slow robots" : ""));
+                 (c.head_on ? " head on" : "") + (c.long_run ? ", slow robots" : ""));
     msg::MatchConfig config = mirosot_match();
     // As long as MSL's in robot runs: slow robots take seconds to run back
     // to a kick-off (runtime::long_kickoff_run).
     if (c.long_run) config.mutable_league()->mutable_robot()->set_max_speed(running);
     ASSERT_EQ(runtime::long_kickoff_run(config.league()), c.long_run);
-    const PlacingPastAWall run = place_past_a_wall(config.league(), SkillParams{}, c.restart, c.opponent_speed, 600);
+    const PlacingPastAWall run =
+        place_past_a_wall(config.league(), SkillParams{}, c.restart, c.opponent_speed, 600, c.head_on);
     EXPECT_NEAR(run.x, 0.2, 0.05) << "got round them to its placement";
     EXPECT_NEAR(run.y, 0.42, 0.05);
     if (c.pushes_first) {
