@@ -6,6 +6,7 @@
 #include <string>
 
 #include "runtime/angle.hpp"
+#include "runtime/line_of_sight.hpp"
 
 namespace robocaf::sim {
 
@@ -44,16 +45,11 @@ struct Viewpoint {
 // within `radius` of that line (see the class comment for why the centre).
 bool occluded(const Viewpoint& eye, double ox, double oy, const msg::WorldTruth& truth,
               int observer, int object, double radius) {
-  const double dx = ox - eye.x, dy = oy - eye.y;
-  const double distance = std::hypot(dx, dy);
-  if (!(distance > 0.0) || !(radius > 0.0)) return false;
-  const double ux = dx / distance, uy = dy / distance;
+  const runtime::LineOfSight sight(ox - eye.x, oy - eye.y);
+  if (!(sight.distance() > 0.0) || !(radius > 0.0)) return false;
   for (int k = 0; k < truth.robots_size(); ++k) {
     if (k == observer || k == object) continue;
-    const double qx = truth.robots(k).pose().x() - eye.x, qy = truth.robots(k).pose().y() - eye.y;
-    const double along = ux * qx + uy * qy;
-    if (along <= 0.0 || along >= distance) continue;
-    if (std::abs(ux * qy - uy * qx) < radius) return true;
+    if (sight.blocked_by(truth.robots(k).pose().x() - eye.x, truth.robots(k).pose().y() - eye.y, radius)) return true;
   }
   return false;
 }

@@ -8,6 +8,7 @@
 #include <Eigen/LU>
 
 #include "runtime/angle.hpp"
+#include "runtime/line_of_sight.hpp"
 
 namespace robocaf::actors {
 
@@ -198,42 +199,43 @@ std::optional<RobotEkf> WorldTracker::reportable(const RobotTrack& track, double
   return ekf;
 }
 
+RobotEkf WorldTracker::coasted(const RobotTrack& track, double t) const {
+  RobotEkf ekf = track.ekf;
+  ekf.predict_to(std::min(t, track.t_observed + params_.opponent_coast_seconds));
+  return ekf;
+}
+
 void WorldTracker::forget_absent_opponents(const msg::Pose2& eye, const std::set<uint32_t>& updated, double t) {
   const Eigen::Vector2d at(eye.x(), eye.y());
-  // Where each robot we track stands now (an opponent past its coast where
-  // the coast left it, as estimate() reports it).
-  auto position = [&](const RobotTrack& track, bool opponent) {
+  // Where each robot we track stands now, as estimate() reports it (an
+  // opponent past its coast where the coast left it): teammates first,
+  // then the opponents in the order of opponents_.
+  std::vector<Eigen::Vector2d> robots;
+  robots.reserve(teammates_.size() + opponents_.size());
+  for (const auto& [id, track] : teammates_) {
     RobotEkf ekf = track.ekf;
-    ekf.predict_to(opponent ? std::min(t, track.t_observed + params_.opponent_coast_seconds) : t);
-    return Eigen::Vector2d(ekf.pose().head<2>());
-  };
-  std::vector<std::pair<const RobotTrack*, Eigen::Vector2d>> robots;
-  for (const auto& [id, track] : teammates_) robots.emplace_back(&track, position(track, false));
-  for (const auto& [id, track] : opponents_) robots.emplace_back(&track, position(track, true));
+    ekf.predict_to(t);
+    robots.emplace_back(ekf.pose().head<2>());
+  }
+  for (const auto& [id, track] : opponents_) robots.emplace_back(coasted(track, t).pose().head<2>());
   // As the camera judges it: another robot's body across the line of sight
   // hides it; ours a robot radius wider, for the hidden one's own body.
-  auto hidden = [&](const RobotTrack* track, const Eigen::Vector2d& p) {
-    const Eigen::Vector2d d = p - at;
-    const double distance = d.norm();
-    const Eigen::Vector2d u = d / distance;
-    for (const auto& [other, q] : robots) {
-      if (other == track) continue;
-      const Eigen::Vector2d r = q - at;
-      const double along = u.dot(r);
-      if (along > 0.0 && along < distance && std::abs(u.x() * r.y() - u.y() * r.x()) < 2.0 * robot_radius_)
+  auto hidden = [&](std::size_t self, const runtime::LineOfSight& sight) {
+    for (std::size_t k = 0; k < robots.size(); ++k)
+      if (k != self && sight.blocked_by(robots[k].x() - at.x(), robots[k].y() - at.y(), 2.0 * robot_radius_))
         return true;
-    }
     return false;
   };
   const double half_fov = 0.5 * params_.view_fov - params_.view_margin_angle;
   const double range = params_.view_range - params_.view_margin_range;
-  for (auto it = opponents_.begin(); it != opponents_.end();) {
+  std::size_t k = teammates_.size();
+  for (auto it = opponents_.begin(); it != opponents_.end(); ++k) {
     RobotTrack& track = it->second;
-    const Eigen::Vector2d p = position(track, true);
-    const Eigen::Vector2d d = p - at;
-    const bool in_view = !updated.count(it->first) && d.norm() > robot_radius_ && d.norm() <= range &&
-                         std::abs(wrap_angle(std::atan2(d.y(), d.x()) - eye.theta())) <= half_fov &&
-                         !hidden(&track, p);
+    const Eigen::Vector2d d = robots[k] - at;
+    const runtime::LineOfSight sight(d.x(), d.y());
+    const bool in_view = !updated.count(it->first) && sight.distance() > robot_radius_ &&
+                         sight.distance() <= range &&
+                         std::abs(wrap_angle(std::atan2(d.y(), d.x()) - eye.theta())) <= half_fov && !hidden(k, sight);
     if (!in_view) {
       track.t_absent_since = std::numeric_limits<double>::infinity();
     } else if (!std::isfinite(track.t_absent_since) || t < track.t_absent_since) {
@@ -675,8 +677,7 @@ msg::WorldEstimate WorldTracker::estimate(uint64_t cycle, double t) const {
     if (t <= coast_end) continue;
     // Standing where the coast left it; its uncertainty grows on as if it
     // ran on (it may have).
-    RobotEkf held = tr.ekf;
-    held.predict_to(coast_end);
+    const RobotEkf held = coasted(tr, t);
     out->mutable_pose()->set_x(held.pose().x());
     out->mutable_pose()->set_y(held.pose().y());
     out->mutable_pose()->set_theta(wrap_angle(held.pose().z()));

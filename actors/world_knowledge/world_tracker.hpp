@@ -247,6 +247,9 @@ class WorldTracker {
   // are dropped.
   void forget_absent_opponents(const msg::Pose2& eye, const std::set<uint32_t>& updated, double t);
   bool remembers_out_of_view() const { return params_.view_fov > 0.0 && params_.view_range > 0.0; }
+  // An opponent's track predicted to t, no further than its coast (see
+  // "Coasting"): where estimate() reports it.
+  RobotEkf coasted(const RobotTrack& track, double t) const;
   void observe_ball(const std::vector<BallSighting>& balls, double t);
   void predict_ball(BallTrack& ball, double t) const;
   bool should_adopt_self(const RobotTrack* ours, const msg::RobotEstimate& e, double t_now) const;

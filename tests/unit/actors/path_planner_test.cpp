@@ -276,22 +276,31 @@ TEST(PathPlanner, ARobotBoxedInByThreeItTouchesSlidesOutAlongOne) {
   }
 }
 
-TEST(PathPlanner, ARobotBoxedInOnTheBallsSpotLeavesOverItKeepingOffTheBall) {
-  // MSL free kick for the other team (seed 15): our robot stands on the
-  // spot the ball goes back to, opponents touching it on three sides, the
-  // ball (dribbled off) beside the fourth; its place is 3 m away, past them.
-  constexpr double kMslRadius = 0.25, kBall = 0.11, kZone = 0.32;
+// MSL: robots and field (18 m x 12 m) as the player skills plan there, a
+// step one robot diameter and the clearance long.
+constexpr double kMslRadius = 0.25, kMslBall = 0.11;
+PlannerParams msl_params() {
   PlannerParams p;
   p.robot_radius = kMslRadius;
   p.clearance = kClearance;
   p.step = 2.0 * kMslRadius + kClearance;
   p.max_nodes = 100;
-  const FreeSpace msl = field_free_space(18.0, 12.0, kMslRadius);
+  return p;
+}
+FreeSpace msl_field() { return field_free_space(18.0, 12.0, kMslRadius); }
+
+TEST(PathPlanner, ARobotBoxedInOnTheBallsSpotLeavesOverItKeepingOffTheBall) {
+  // MSL free kick for the other team (seed 15): our robot stands on the
+  // spot the ball goes back to, opponents touching it on three sides, the
+  // ball (dribbled off) beside the fourth; its place is 3 m away, past them.
+  constexpr double kZone = 0.32;
+  PlannerParams p = msl_params();
+  const FreeSpace msl = msl_field();
   const V start(5.58, -0.99), place(2.86, -0.07), ball(5.91, -1.84), spot(5.88, -1.17);
   std::vector<CircleObstacle> scene;
   for (const V& o : {V(5.38, -1.46), V(5.61, -0.49), V(5.03, -0.73), V(4.47, -0.46), V(5.19, -0.09)})
     scene.push_back({o, kMslRadius});
-  scene.push_back({ball, kZone, kBall});
+  scene.push_back({ball, kZone, kMslBall});
   scene.push_back({spot, kZone, 0.0});
   int reached = 0;
   for (uint32_t seed = 1; seed <= 20; ++seed) {
@@ -304,7 +313,8 @@ TEST(PathPlanner, ARobotBoxedInOnTheBallsSpotLeavesOverItKeepingOffTheBall) {
     if (!r.reached_goal) continue;
     ++reached;
     for (std::size_t i = 0; i + 1 < r.waypoints.size(); ++i) {
-      EXPECT_GE(segment_distance(r.waypoints[i], r.waypoints[i + 1], ball), kBall + kMslRadius + kClearance - kTolerance)
+      EXPECT_GE(segment_distance(r.waypoints[i], r.waypoints[i + 1], ball),
+                kMslBall + kMslRadius + kClearance - kTolerance)
           << "seed " << seed;
       for (std::size_t k = 0; k < 5; ++k)  // away from the opponents it touches, round the others
         EXPECT_GE(segment_distance(r.waypoints[i], r.waypoints[i + 1], scene[k].centre),
@@ -327,17 +337,13 @@ TEST(PathPlanner, ARobotHeldInADiscGetsOutThroughAGapNarrowerThanAFullStepClears
   // spot; the only way out runs between that opponent and the ball's zone,
   // 0.1 m wide for the robot's centre. Every full step (0.51 m) from the
   // start either nears the opponent or enters a zone or another opponent.
-  constexpr double kMslRadius = 0.25, kBall = 0.11, kZone = 0.322;
-  PlannerParams p;
-  p.robot_radius = kMslRadius;
-  p.clearance = kClearance;
-  p.step = 2.0 * kMslRadius + kClearance;
-  p.max_nodes = 100;
-  const FreeSpace msl = field_free_space(18.0, 12.0, kMslRadius);
+  constexpr double kZone = 0.322;
+  PlannerParams p = msl_params();
+  const FreeSpace msl = msl_field();
   const V start(0.24, 0.19), place(0.70, -2.55);
   std::vector<CircleObstacle> scene;
   for (const V& o : {V(-0.341, 0.682), V(-0.158, -0.227), V(0.608, -0.128)}) scene.push_back({o, kMslRadius});
-  scene.push_back({V(0.334, 1.029), kZone, kBall});
+  scene.push_back({V(0.334, 1.029), kZone, kMslBall});
   scene.push_back({V(0.134, 0.649), kZone, 0.0});
   for (uint32_t seed = 1; seed <= 20; ++seed) {
     p.seed = seed;

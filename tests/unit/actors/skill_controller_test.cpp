@@ -1819,64 +1819,21 @@ TEST(SkillController, SupporterWaitsUpFieldOnTheOtherSide) {
   EXPECT_LT(w.y, 0.0);
 }
 
-TEST(SkillController, InMslTheAttackerWaitsBeforeTheGoalMouthForABallRollingIn) {
-  // A shot on its way in: following it into the goal mouth leaves the
-  // scorer deepest for the run back to the kick-off, between the goal and
-  // the keeper coming home. Wide of the post it follows the ball as before.
+// MSL: robot 3, the attacker (attacking +x), with ideal differential
+// kinematics from (x, y, theta), while a scripted ball rolls from (bx, by) at
+// (bvx, bvy), slowing as the league's ball does, until it is past `until_x`
+// or `max_steps` cycles have gone. Where the robot ends, how far towards +x
+// and -y it went on the way, and where the ball ends.
+struct AttackerAsTheBallRolls {
+  double x, y, deepest_x, least_y, bx;
+};
+AttackerAsTheBallRolls attack_as_the_ball_rolls(double x, double y, double theta, double bx, double by, double bvx,
+                                                double bvy, double until_x, int max_steps) {
   const msg::MatchConfig config = runtime::preset_match_config("msl");
-  const auto& f = config.league().field();
-  const double line = 0.5 * f.length();
-  for (double ball_y : {0.2, 1.6}) {
-    SCOPED_TRACE("ball at y " + std::to_string(ball_y));
-    SkillController skills(msg::BLUE, 3, config.league());
-    // Where it waits: off the line by the goal area and a robot's width.
-    const double wait = line - f.goal_area_depth() - 2.0 * config.league().robot().radius();
-    const double start = wait + 0.2;
-    double x = start, y = 0.0, theta = 0.0;
-    double bx = start + 0.5, bvx = 1.0;
-    double deepest = x;
-    // Until the ball is over the line (about half a second): a goal, or
-    // wide of the post, out of play.
-    const double over = line + config.league().ball().radius();
-    for (int k = 0; bx < over; ++k) {
-      msg::WorldEstimate world = blue_at(3, x, y, theta);
-      world.mutable_ball()->set_valid(true);
-      world.mutable_ball()->set_t_observed(0.02 * k);
-      world.mutable_ball()->mutable_position()->set_x(bx);
-      world.mutable_ball()->mutable_position()->set_y(ball_y);
-      world.mutable_ball()->mutable_velocity()->set_x(bvx);
-      const auto c = skills.step(world, play(msg::ROLE_ATTACKER, true), k, 0.02 * k);
-      theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
-      x += 0.02 * c.velocity().vx() * std::cos(theta);
-      y += 0.02 * c.velocity().vx() * std::sin(theta);
-      bx += 0.02 * bvx;
-      bvx = std::max(0.0, bvx - 0.02 * config.league().ball().rolling_deceleration());
-      deepest = std::max(deepest, x);
-    }
-    if (ball_y < 0.5 * f.goal_width()) {
-      EXPECT_LT(deepest, start + 0.02) << "followed the ball towards the goal mouth";
-      EXPECT_LT(x, start - 0.05) << "did not back off towards where it waits";
-    } else {
-      EXPECT_GT(deepest, start + 0.1) << "did not follow a ball going wide";
-    }
-  }
-}
-
-TEST(SkillController, InMslAnAttackerBesideTheGoalWaitsUpFieldNotAcrossTheGoalMouth) {
-  // A shot from beside the goal on its way in: the scorer waited before the
-  // goal mouth, and crossing it met the keeper coming home (MSL: four of
-  // five robots late at kick-offs in 20 matches). It backs off up-field.
-  const msg::MatchConfig config = runtime::preset_match_config("msl");
-  const auto& f = config.league().field();
-  const double line = 0.5 * f.length();
+  const double deceleration = config.league().ball().rolling_deceleration();
   SkillController skills(msg::BLUE, 3, config.league());
-  const double start_x = line - 0.5, start_y = 0.5 * f.goal_width() + 0.8;
-  double x = start_x, y = start_y, theta = -kPi / 2;
-  // Shot from in front of the robot, crossing the line well inside the far post.
-  double bx = line - 0.6, by = 0.5 * f.goal_width();
-  const double bvx = 1.0, bvy = -3.0;
-  double nearest_mouth = y;
-  for (int k = 0; k < 25 && bx < line; ++k) {
+  AttackerAsTheBallRolls run{x, y, x, y, bx};
+  for (int k = 0; k < max_steps && bx < until_x; ++k) {
     msg::WorldEstimate world = blue_at(3, x, y, theta);
     world.mutable_ball()->set_valid(true);
     world.mutable_ball()->set_t_observed(0.02 * k);
@@ -1890,11 +1847,62 @@ TEST(SkillController, InMslAnAttackerBesideTheGoalWaitsUpFieldNotAcrossTheGoalMo
     y += 0.02 * c.velocity().vx() * std::sin(theta);
     bx += 0.02 * bvx;
     by += 0.02 * bvy;
-    nearest_mouth = std::min(nearest_mouth, y);
+    const double speed = std::hypot(bvx, bvy);
+    if (speed <= 0.02 * deceleration) {
+      bvx = bvy = 0.0;
+    } else {
+      bvx -= bvx / speed * 0.02 * deceleration;
+      bvy -= bvy / speed * 0.02 * deceleration;
+    }
+    run.deepest_x = std::max(run.deepest_x, x);
+    run.least_y = std::min(run.least_y, y);
   }
-  ASSERT_GE(bx, line - 0.2) << "the ball should be about over the line";
-  EXPECT_GT(nearest_mouth, start_y - 0.1) << "headed across the goal mouth";
-  EXPECT_LT(x, start_x - 0.02) << "did not back off up-field";
+  run.x = x;
+  run.y = y;
+  run.bx = bx;
+  return run;
+}
+
+TEST(SkillController, InMslTheAttackerWaitsBeforeTheGoalMouthForABallRollingIn) {
+  // A shot on its way in: following it into the goal mouth leaves the
+  // scorer deepest for the run back to the kick-off, between the goal and
+  // the keeper coming home. Wide of the post it follows the ball as before.
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  const auto& f = config.league().field();
+  const double line = 0.5 * f.length();
+  for (double ball_y : {0.2, 1.6}) {
+    SCOPED_TRACE("ball at y " + std::to_string(ball_y));
+    // Where it waits: off the line by the goal area and a robot's width.
+    const double wait = line - f.goal_area_depth() - 2.0 * config.league().robot().radius();
+    const double start = wait + 0.2;
+    // Until the ball is over the line (about half a second): a goal, or
+    // wide of the post, out of play.
+    const double over = line + config.league().ball().radius();
+    const AttackerAsTheBallRolls run =
+        attack_as_the_ball_rolls(start, 0.0, 0.0, start + 0.5, ball_y, 1.0, 0.0, over, 1 << 20);
+    if (ball_y < 0.5 * f.goal_width()) {
+      EXPECT_LT(run.deepest_x, start + 0.02) << "followed the ball towards the goal mouth";
+      EXPECT_LT(run.x, start - 0.05) << "did not back off towards where it waits";
+    } else {
+      EXPECT_GT(run.deepest_x, start + 0.1) << "did not follow a ball going wide";
+    }
+  }
+}
+
+TEST(SkillController, InMslAnAttackerBesideTheGoalWaitsUpFieldNotAcrossTheGoalMouth) {
+  // A shot from beside the goal on its way in: the scorer waited before the
+  // goal mouth, and crossing it met the keeper coming home (MSL: four of
+  // five robots late at kick-offs in 20 matches). It backs off up-field.
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  const auto& f = config.league().field();
+  const double line = 0.5 * f.length();
+  const double start_x = line - 0.5, start_y = 0.5 * f.goal_width() + 0.8;
+  // Shot from in front of the robot, crossing the line well inside the far post.
+  const AttackerAsTheBallRolls run =
+      attack_as_the_ball_rolls(start_x, start_y, -kPi / 2, line - 0.6, 0.5 * f.goal_width(), 1.0, -3.0, line, 25);
+  ASSERT_GE(run.bx, line - 0.2) << "the ball should be about over the line";
+  EXPECT_GT(run.least_y, start_y - 0.1) << "headed across the goal mouth";
+  EXPECT_LT(run.x, start_x - 0.02) << "did not back off up-field";
 }
 
 TEST(SkillController, WithAnOnboardCameraPlacingOtherThanForAKickOffDrivesCameraFirst) {

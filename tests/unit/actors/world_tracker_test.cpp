@@ -1045,8 +1045,9 @@ TrackerParams onboard_view() {
   return p;
 }
 
-// Our robot 5 at the origin facing `heading`, seeing what `seen` lists
-// (robot frame = field frame turned by heading).
+// Our robot 5 at the origin facing `heading`, seeing the `opponents` and
+// `teammates` listed at their field positions (robot frame = field frame
+// turned by heading).
 msg::Percept looking(double t, double heading, const std::vector<std::pair<uint32_t, Eigen::Vector2d>>& opponents,
                      const std::vector<std::pair<uint32_t, Eigen::Vector2d>>& teammates = {}) {
   msg::Percept p = onboard_self(t, 0.0, 0.0, heading);
