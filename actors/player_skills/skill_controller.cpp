@@ -10,6 +10,8 @@
 #include <Eigen/Dense>
 
 #include "actors/player_skills/intercept.hpp"
+#include "actors/player_skills/kickoff_return.hpp"
+#include "actors/player_skills/oncoming.hpp"
 #include "actors/player_skills/pass_selection.hpp"
 #include "actors/player_skills/shot_geometry.hpp"
 #include "runtime/angle.hpp"
@@ -1462,23 +1464,27 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // three robots late at kick-offs, two so). Those merely running past
     // are left alone, as above.
     const V self_velocity(world.self().velocity().x(), world.self().velocity().y());
-    auto on_collision_course = [&](const V& centre, const V& velocity) {
-      const V p = centre - V(self.x, self.y);
-      const V closing = velocity - (self_velocity.allFinite() ? self_velocity : V::Zero());
-      const double c2 = closing.squaredNorm();
-      if (c2 < 1e-9 || p.dot(closing) >= 0.0) return false;
-      const double meet = std::min(-p.dot(closing) / c2, params_.placement_collision_horizon);
-      return (p + closing * meet).norm() < 2.0 * league_.robot().radius() + params_.placement_collision_margin;
-    };
+    const double r = league_.robot().radius();
+    // Meeting one of them head on, it passes it on its right (see
+    // keep_right_zones()): both teams each going round the other on a side
+    // of its own, they chose the same side as often as not.
+    const bool travelling = self_velocity.allFinite() && self_velocity.norm() > 0.2 * top_speed;
     for (const auto& opponent : world.opponents()) {
       const V centre(opponent.pose().x(), opponent.pose().y());
       const V velocity(opponent.velocity().x(), opponent.velocity().y());
       const double distance = (centre - V(self.x, self.y)).norm();
       const bool standing = velocity.norm() < still;
+      const bool oncoming = standing_ones && !standing && velocity.allFinite() &&
+                            on_collision_course(V(self.x, self.y), self_velocity, centre, velocity,
+                                                2.0 * r + params_.placement_collision_margin,
+                                                params_.placement_collision_horizon);
       const bool round_this =
-          (every_one && distance <= at_hand) || (standing_ones && standing && distance <= at_hand_standing) ||
-          (standing_ones && !standing && velocity.allFinite() && on_collision_course(centre, velocity));
-      if (round_this) plan_round_.push_back({centre, league_.robot().radius()});
+          (every_one && distance <= at_hand) || (standing_ones && standing && distance <= at_hand_standing) || oncoming;
+      if (round_this) plan_round_.push_back({centre, r});
+      if (oncoming && travelling && params_.placement_keep_right_reach > 0.0)
+        for (const auto& zone : keep_right_zones(V(self.x, self.y), self_velocity, centre, velocity, r,
+                                                 params_.placement_keep_right_reach, params_.placement_head_on))
+          plan_round_.push_back(zone);
     }
     // Round the ball and the spot it goes back to, unless the place is at
     // the ball (the taker's). Going round only the target's last leg, a robot
@@ -1531,6 +1537,20 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   double kick = 0.0;
   if (instruction.directive() == msg::COACH_PLACE) {
     double tx = instruction.placement().x(), ty = instruction.placement().y();
+    // Back in the own half first, then on to the slot (see
+    // halfway_crossing_point()).
+    if (placing_for_kickoff_) {
+      HalfwayCrossing crossing;
+      crossing.own_side = own_goal_x_ > 0.0 ? 1.0 : -1.0;
+      crossing.robot_radius = league_.robot().radius();
+      crossing.max_angle = params_.kickoff_crossing_angle;
+      crossing.lead = params_.kickoff_crossing_lead;
+      crossing.circle_radius = keeps_out ? R + params_.kickoff_crossing_circle_margin : 0.0;
+      if (const auto cross = halfway_crossing_point(V(self.x, self.y), place, crossing)) {
+        tx = cross->x();
+        ty = cross->y();
+      }
+    }
     if (round_circle) {
       if (from_spot < R) {
         // Inside: out first, then round. Straight across, a robot the
