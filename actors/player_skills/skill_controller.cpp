@@ -10,7 +10,6 @@
 #include <Eigen/Dense>
 
 #include "actors/player_skills/intercept.hpp"
-#include "actors/player_skills/kickoff_return.hpp"
 #include "actors/player_skills/oncoming.hpp"
 #include "actors/player_skills/pass_selection.hpp"
 #include "actors/player_skills/shot_geometry.hpp"
@@ -1465,10 +1464,6 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // are left alone, as above.
     const V self_velocity(world.self().velocity().x(), world.self().velocity().y());
     const double r = league_.robot().radius();
-    // Meeting one of them head on, it passes it on its right (see
-    // keep_right_zones()): both teams each going round the other on a side
-    // of its own, they chose the same side as often as not.
-    const bool travelling = self_velocity.allFinite() && self_velocity.norm() > 0.2 * top_speed;
     for (const auto& opponent : world.opponents()) {
       const V centre(opponent.pose().x(), opponent.pose().y());
       const V velocity(opponent.velocity().x(), opponent.velocity().y());
@@ -1481,10 +1476,6 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
       const bool round_this =
           (every_one && distance <= at_hand) || (standing_ones && standing && distance <= at_hand_standing) || oncoming;
       if (round_this) plan_round_.push_back({centre, r});
-      if (oncoming && travelling && params_.placement_keep_right_reach > 0.0)
-        for (const auto& zone : keep_right_zones(V(self.x, self.y), self_velocity, centre, velocity, r,
-                                                 params_.placement_keep_right_reach, params_.placement_head_on))
-          plan_round_.push_back(zone);
     }
     // Round the ball and the spot it goes back to, unless the place is at
     // the ball (the taker's). Going round only the target's last leg, a robot
@@ -1537,20 +1528,6 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   double kick = 0.0;
   if (instruction.directive() == msg::COACH_PLACE) {
     double tx = instruction.placement().x(), ty = instruction.placement().y();
-    // Back in the own half first, then on to the slot (see
-    // halfway_crossing_point()).
-    if (placing_for_kickoff_) {
-      HalfwayCrossing crossing;
-      crossing.own_side = own_goal_x_ > 0.0 ? 1.0 : -1.0;
-      crossing.robot_radius = league_.robot().radius();
-      crossing.max_angle = params_.kickoff_crossing_angle;
-      crossing.lead = params_.kickoff_crossing_lead;
-      crossing.circle_radius = keeps_out ? R + params_.kickoff_crossing_circle_margin : 0.0;
-      if (const auto cross = halfway_crossing_point(V(self.x, self.y), place, crossing)) {
-        tx = cross->x();
-        ty = cross->y();
-      }
-    }
     if (round_circle) {
       if (from_spot < R) {
         // Inside: out first, then round. Straight across, a robot the

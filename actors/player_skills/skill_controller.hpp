@@ -110,24 +110,12 @@ struct SkillParams {
   // margin (m) of it, both going on as they go, within this horizon (s).
   double placement_collision_horizon = 1.0;
   double placement_collision_margin = 0.1;
-  // One of those coming at it within this angle (rad) of head on, it passes
-  // on its right: the way past on its left is closed this far (m) out
-  // (keep_right_zones()). 0: no such rule.
-  double placement_head_on = 0.8;
-  double placement_keep_right_reach = 2.0;
   double placement_stuck_seconds = 0.5;
   double placement_detour_seconds = 2.0;
   // A differential robot with an onboard camera placing for a restart other
   // than a kick-off drives forwards, camera first, to a place further than
   // this (m); nearer, it may back up.
   double placement_reverse_reach = 1.0;
-  // Placing for a kick-off from the other half, a robot runs back across
-  // the halfway line leaning at most this much (rad) towards its slot, to a
-  // point this far (m) past where it stands legally, unless that point lies
-  // within the circle it keeps out of and this margin (m) (HalfwayCrossing).
-  double kickoff_crossing_angle = 0.2;
-  double kickoff_crossing_lead = 1.0;
-  double kickoff_crossing_circle_margin = 1.0;
   double opponent_clearance = 0.01;   // m kept between our body and an opponent's on a planned path
   // Pushing (league rules.pushing_seconds > 0): against an opponent whose
   // estimated gap is under pushing_reach, at most this fraction of
