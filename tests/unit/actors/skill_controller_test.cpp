@@ -1159,9 +1159,11 @@ RunOn sent_back_while_running(const SkillParams& params, double heading,
 
 TEST(SkillController, RobotRunningBackToTheOtherTeamsKickoffGoesRoundTheCentreCircle) {
   // MSL: back from the other half towards a slot beyond the halfway line,
-  // round the centre circle, not through it, and back in time: from
-  // different sides, to slots behind the circle, beside it and as near its
-  // edge as the kick-off formation puts one (a robot's radius off,
+  // with the centre circle to keep out of (as the coach gives it once the
+  // other team's kick-off has started and waits for its taker): round the
+  // circle, not through it, and back in its half in time. From different
+  // sides, to slots behind the circle, beside it and as near its edge as
+  // the kick-off formation puts one (a robot's radius off,
   // CoachLogic::kickoff_placements()).
   for (const auto& [y, slot_x, slot_y] : std::vector<std::tuple<double, double, double>>{
            {-1.9, 3.0, -2.6}, {-1.9, 3.5, -1.5}, {-1.2, 3.5, -1.5}, {0.0, 3.0, -2.6}, {1.5, 3.5, 1.5},
