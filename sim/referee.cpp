@@ -405,6 +405,12 @@ std::vector<msg::RefereeEvent> Referee::apply_manual(const msg::ManualRefereeCom
     add_event(ev, t, msg::REF_EVENT_MANUAL, team, 0, what + ": " + done + " (" + given + ")");
     return ev;
   };
+  // Accepted, and then what the referee did placing the ball for it.
+  auto accept_placed = [&](const std::string& done, const Events& placed) {
+    accept(done);
+    ev.insert(ev.end(), placed.begin(), placed.end());
+    return ev;
+  };
   const bool in_half = state_.stage() == msg::STAGE_FIRST_HALF || state_.stage() == msg::STAGE_SECOND_HALF;
   if (!in_half) {
     if (c == msg::REF_HALT) return accept("nothing to halt, play is already stopped");
@@ -431,10 +437,9 @@ std::vector<msg::RefereeEvent> Referee::apply_manual(const msg::ManualRefereeCom
       if (!named) return refuse("a kick-off needs the team that takes it");
       Events placed;
       prepare_kickoff(team, world, t, placed);
-      accept("ball on the centre spot, kick-off for " + team_str(team) + " after " +
-             seconds(config_.sim().placement_seconds()));
-      ev.insert(ev.end(), placed.begin(), placed.end());
-      return ev;
+      return accept_placed("ball on the centre spot, kick-off for " + team_str(team) + " after " +
+                               seconds(config_.sim().placement_seconds()),
+                           placed);
     }
     case msg::REF_PREPARE_RESTART: {
       if (!named) return refuse("a free kick needs the team that takes it");
@@ -443,9 +448,7 @@ std::vector<msg::RefereeEvent> Referee::apply_manual(const msg::ManualRefereeCom
       prepare_restart(msg::RESTART_FREE_KICK, team, spot, msg::REF_EVENT_FREE_KICK,
                       "free kick for " + team_str(team) + " at " + fmt(spot) + " by the human referee",
                       world, t, placed);
-      accept("free kick for " + team_str(team) + " at " + fmt(spot));
-      ev.insert(ev.end(), placed.begin(), placed.end());
-      return ev;
+      return accept_placed("free kick for " + team_str(team) + " at " + fmt(spot), placed);
     }
     case msg::REF_NORMAL_START: {
       if (in_play()) return refuse("the ball is already in play");
