@@ -24,6 +24,8 @@ LocalMatch::LocalMatch(const LocalMatchOptions& options)
   world.log_path = options.log_path;
   world.progress = options.progress;
   world.scenario = options.scenario;
+  world.start_from = options.start_from;
+  world.stop_at_first_start = options.stop_at_first_start;
   world_ = sim::spawn_world(system_, directory_, world);
   if (options.scenario) {
     for (auto team : {msg::BLUE, msg::YELLOW}) {

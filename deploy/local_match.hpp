@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "deploy/system.hpp"
@@ -21,6 +22,9 @@ struct LocalMatchOptions {
   /// A scripted scenario instead of a match: only its robots are spawned,
   /// without coaches and team skills.
   std::shared_ptr<const sim::ScenarioScript> scenario;
+  /// See sim::WorldOptions.
+  std::optional<msg::WorldTruth> start_from;
+  bool stop_at_first_start = false;
 };
 
 class LocalMatch {

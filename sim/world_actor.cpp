@@ -342,7 +342,8 @@ void begin_cycle(Self* self) {
       return;
     }
   }
-  if (game.stage() == msg::STAGE_POST_GAME) {
+  const bool play_started = game.command() == msg::REF_NORMAL_START || game.command() == msg::REF_FORCE_START;
+  if (game.stage() == msg::STAGE_POST_GAME || (!script && s.options.stop_at_first_start && play_started)) {
     finish(self);
     return;
   }
@@ -600,8 +601,17 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
   } else {
     for (auto team : kTeams) {
       auto poses = st.referee->kickoff_positions(team, match.league().team_size());
-      for (uint32_t id = 1; id <= match.league().team_size(); ++id)
-        st.physics->add_robot(team, id, poses.at(id - 1));
+      for (uint32_t id = 1; id <= match.league().team_size(); ++id) {
+        msg::Pose2 pose = poses.at(id - 1);
+        if (st.options.start_from)
+          for (const auto& robot : st.options.start_from->robots())
+            if (robot.team() == team && robot.robot_id() == id) pose = robot.pose();
+        st.physics->add_robot(team, id, pose);
+      }
+    }
+    if (st.options.start_from) {
+      const auto& ball = st.options.start_from->ball_position();
+      st.physics->place_ball({ball.x(), ball.y()});
     }
   }
   if (!st.options.log_path.empty()) {

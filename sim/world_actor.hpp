@@ -27,6 +27,7 @@
 
 #include "messages/config.pb.h"
 #include "messages/game.pb.h"
+#include "messages/world.pb.h"
 
 namespace robocaf::sim {
 
@@ -60,6 +61,15 @@ struct WorldOptions {
   /// simulated seconds per wall second (0 counts as 1) and waits for nobody.
   bool realtime = false;
   std::shared_ptr<const ScenarioScript> scenario;  ///< null: a match
+  /// A match that begins at a moment of another one (`robocaf kickoff-drill`):
+  /// the robots it lists stand where it has them, at rest, instead of in the
+  /// kick-off formation (robots it lacks keep their formation place), and the
+  /// ball lies where it has it. The referee begins as ever, with the first
+  /// half's kick-off for blue. Ignored for scenarios.
+  std::optional<msg::WorldTruth> start_from;
+  /// The world ends the match (answering await_atom with the GameState) at
+  /// the first cycle play has started in: one placement is all it judges.
+  bool stop_at_first_start = false;
   std::string log_path;                          // the game log to write
   double startup_timeout_seconds = 60.0;         // wait for every robot to join
   std::function<void(const std::string&)> progress;  // progress lines (optional)

@@ -1,0 +1,209 @@
+// `robocaf kickoff-drill LOG...`: the other team's kick-off after each of a
+// team's goals in game logs, played again with this build from where every
+// robot stood when the ball went in (sim::kickoff_drill()), beside the same
+// kick-off as the log has it. A tournament's count of robots moved at
+// kick-offs changes with everything that happened before each one; the drill
+// puts two builds on the same starts, a few seconds of play each.
+//
+// Threads rather than processes (unlike the tournament): a drill is a few
+// seconds of simulated time, and each one's actor system runs one worker
+// thread, so its log is reproducible whatever --jobs is.
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "deploy/cli.hpp"
+#include "deploy/commands.hpp"
+#include "deploy/local_match.hpp"
+#include "sim/kickoff_drill.hpp"
+#include "sim/restart_readiness.hpp"
+
+namespace robocaf::deploy {
+
+namespace {
+
+const char* kKickoffDrillUsage =
+    "usage: robocaf kickoff-drill LOG... [--team blue|yellow] [--jobs J] [--log-dir DIR] [--list]\n"
+    "                             [--summary-json FILE]\n"
+    "  for every goal the team (default blue) scored in the game logs, the other team's kick-off\n"
+    "  played again with this build from where every robot stood when the ball went in (the\n"
+    "  robots start at rest): how long the scoring team took until all its robots stood legally\n"
+    "  and how many the referee moved, beside the same kick-off as logged\n"
+    "  --jobs J        drills at a time (default: one per core)\n"
+    "  --log-dir DIR   keep each drill's game log there (default: deleted)\n"
+    "  --list          one line per drill as well";
+
+// How the scoring team stood at one kick-off.
+struct Outcome {
+  bool known = false;
+  double ready_after = -1.0;  // -1: the referee moved one of its robots
+  unsigned moved = 0;
+  unsigned last_robot = 0;
+};
+
+Outcome outcome_of(const sim::RestartReadiness& phase, msg::Team team) {
+  const sim::RestartReadiness::Team& mine = team == msg::BLUE ? phase.blue : phase.yellow;
+  return {mine.judged, mine.ready_after, mine.repositioned, mine.last_robot};
+}
+
+struct Column {
+  unsigned kickoffs = 0, not_ready = 0, moved = 0;
+  std::vector<double> ready;
+  void add(const Outcome& o) {
+    if (!o.known) return;
+    ++kickoffs;
+    moved += o.moved;
+    if (o.ready_after < 0.0)
+      ++not_ready;
+    else
+      ready.push_back(o.ready_after);
+  }
+  double quantile(double q) const {
+    if (ready.empty()) return 0.0;
+    std::vector<double> v = ready;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())))];
+  }
+  unsigned over(double s) const {
+    return static_cast<unsigned>(std::count_if(ready.begin(), ready.end(), [s](double r) { return r > s; }));
+  }
+};
+
+std::string ready_text(const Outcome& o) {
+  if (!o.known) return "-";
+  if (o.ready_after < 0.0) return "moved " + std::to_string(o.moved);
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f s", o.ready_after);
+  return text;
+}
+
+}  // namespace
+
+int kickoff_drill_command(const std::vector<std::string>& args) {
+  Arguments arguments{args, {"team", "jobs", "log-dir", "summary-json"}, {"help", "list"}, 100000};
+  if (arguments.has("help")) {
+    std::cout << kKickoffDrillUsage << '\n';
+    return 0;
+  }
+  if (arguments.positional().empty()) throw UsageError(std::string("give at least one game log\n") + kKickoffDrillUsage);
+  const std::string team_name = arguments.value("team").value_or("blue");
+  if (team_name != "blue" && team_name != "yellow")
+    throw UsageError("--team must be blue or yellow, not '" + team_name + "'");
+  const msg::Team team = team_name == "blue" ? msg::BLUE : msg::YELLOW;
+  const uint64_t jobs = arguments.unsigned_number("jobs").value_or(std::max(1u, std::thread::hardware_concurrency()));
+  if (jobs == 0) throw UsageError("--jobs must be at least 1");
+  const std::string log_dir = arguments.value("log-dir").value_or("");
+  namespace fs = std::filesystem;
+  const fs::path dir = log_dir.empty() ? fs::temp_directory_path() / ("robocaf-kickoff-drill-" + std::to_string(::getpid()))
+                                       : fs::path(log_dir);
+  fs::create_directories(dir);
+
+  struct Drill {
+    sim::GoalMoment goal;
+    Outcome logged, replayed;
+    std::string log, error;
+  };
+  std::vector<Drill> drills;
+  for (const std::string& path : arguments.positional()) {
+    const std::vector<sim::RestartReadiness> phases = sim::measure_restart_readiness(path);
+    for (sim::GoalMoment& goal : sim::goal_moments(path, team)) {
+      Drill drill;
+      // The kick-off the goal led to, as logged: the phase that began with it.
+      for (const auto& phase : phases)
+        if (phase.restart == msg::RESTART_KICKOFF && std::abs(phase.t - goal.t) < 0.05)
+          drill.logged = outcome_of(phase, team);
+      drill.log = (dir / (fs::path(path).stem().string() + "-goal" + std::to_string(goal.number) + ".rclog")).string();
+      drill.goal = std::move(goal);
+      drills.push_back(std::move(drill));
+    }
+  }
+  std::cerr << "robocaf kickoff-drill: " << drills.size() << " goals by " << team_name << " in "
+            << arguments.positional().size() << " logs, " << jobs << " at a time" << std::endl;
+
+  std::atomic<size_t> next{0};
+  std::atomic<size_t> done{0};
+  std::mutex print;
+  auto worker = [&] {
+    for (size_t i = next++; i < drills.size(); i = next++) {
+      Drill& d = drills[i];
+      try {
+        const sim::KickoffDrill drill = sim::kickoff_drill(d.goal);
+        LocalMatchOptions options;
+        options.match = drill.config;
+        options.start_from = drill.start;
+        options.stop_at_first_start = true;
+        options.worker_threads = 1;
+        options.log_path = d.log;
+        std::string failure;
+        {
+          LocalMatch local{options};
+          failure = local.wait();
+        }
+        if (!failure.empty()) throw std::runtime_error(failure);
+        const auto phases = sim::measure_restart_readiness(d.log);
+        if (phases.empty() || phases.front().restart != msg::RESTART_KICKOFF)
+          throw std::runtime_error("the drill's log " + d.log + " has no kick-off");
+        // The scorers play yellow in the drill.
+        d.replayed = outcome_of(phases.front(), msg::YELLOW);
+      } catch (const std::exception& e) {
+        d.error = e.what();
+      }
+      if (log_dir.empty()) fs::remove(d.log);
+      std::lock_guard<std::mutex> lock(print);
+      std::cerr << "[" << ++done << "/" << drills.size() << "]" << (d.error.empty() ? "" : " FAILED: " + d.error)
+                << std::endl;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (uint64_t j = 0; j < std::min<uint64_t>(jobs, drills.size()); ++j) threads.emplace_back(worker);
+  for (auto& thread : threads) thread.join();
+  if (log_dir.empty()) fs::remove_all(dir);
+
+  Column logged, replayed;
+  unsigned failed = 0;
+  for (const Drill& d : drills) {
+    if (!d.error.empty()) {
+      ++failed;
+      std::printf("%s  goal %u at %.2f s: FAILED, %s\n", d.goal.log.c_str(), d.goal.number, d.goal.t, d.error.c_str());
+      continue;
+    }
+    logged.add(d.logged);
+    replayed.add(d.replayed);
+    if (arguments.has("list"))
+      std::printf("%s  goal %u at %8.2f s  by robot %u  logged %-9s  drill %-9s  last robot %u\n", d.goal.log.c_str(),
+                  d.goal.number, d.goal.t, d.goal.scorer_robot, ready_text(d.logged).c_str(),
+                  ready_text(d.replayed).c_str(), d.replayed.last_robot);
+  }
+  std::printf("%s at the other team's kick-off after its goals, %zu drills (ready: until every robot of it\n"
+              "stood legally; the logged column is the same kick-off as the match played it)\n",
+              team_name.c_str(), drills.size());
+  std::printf("%-8s %9s %9s %6s %8s %8s %8s %8s\n", "", "kick-offs", "not ready", "moved", "median s", "p95 s",
+              "max s", "over 7 s");
+  for (const auto& [name, c] : {std::pair<const char*, const Column&>{"logged", logged}, {"drill", replayed}})
+    std::printf("%-8s %9u %9u %6u %8.2f %8.2f %8.2f %8u\n", name, c.kickoffs, c.not_ready, c.moved, c.quantile(0.5),
+                c.quantile(0.95), c.quantile(1.0), c.over(7.0));
+
+  if (auto path = arguments.value("summary-json")) {
+    auto column = [](const Column& c) {
+      return nlohmann::json{{"kickoffs", c.kickoffs},         {"not_ready", c.not_ready},
+                            {"moved", c.moved},               {"ready_median_s", c.quantile(0.5)},
+                            {"ready_p95_s", c.quantile(0.95)}, {"ready_max_s", c.quantile(1.0)}};
+    };
+    nlohmann::json json{{"team", team_name}, {"drills", drills.size()}, {"failed", failed},
+                        {"logged", column(logged)}, {"drill", column(replayed)}};
+    write_text_file(*path, json.dump(2) + "\n");
+  }
+  return failed == 0 ? 0 : 1;
+}
+
+}  // namespace robocaf::deploy

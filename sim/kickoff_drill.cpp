@@ -1,0 +1,64 @@
+#include "sim/kickoff_drill.hpp"
+
+#include <cmath>
+
+#include "messages/log.pb.h"
+#include "runtime/angle.hpp"
+#include "runtime/game_log.hpp"
+
+namespace robocaf::sim {
+
+std::vector<GoalMoment> goal_moments(const std::string& path, msg::Team scorer) {
+  runtime::GameLogReader reader(path);
+  std::vector<GoalMoment> goals;
+  msg::LogRecord record;
+  msg::WorldTruth last_truth;
+  bool blue_on_positive_side = false;
+  while (reader.next(record)) {
+    if (record.has_truth()) last_truth = record.truth();
+    if (record.has_game_state()) blue_on_positive_side = record.game_state().blue_on_positive_side();
+    if (!record.has_referee()) continue;
+    const msg::RefereeEvent& event = record.referee();
+    if (event.kind() != msg::REF_EVENT_GOAL || event.team() != scorer || last_truth.robots_size() == 0) continue;
+    GoalMoment goal;
+    goal.log = path;
+    goal.t = record.t();
+    goal.number = static_cast<unsigned>(goals.size()) + 1;
+    goal.scorer = scorer;
+    goal.scorer_robot = event.robot_id();
+    goal.scorer_on_positive_side = (scorer == msg::BLUE) == blue_on_positive_side;
+    goal.truth = last_truth;
+    goal.config = reader.header().config();
+    goals.push_back(std::move(goal));
+  }
+  return goals;
+}
+
+KickoffDrill kickoff_drill(const GoalMoment& goal) {
+  KickoffDrill drill;
+  drill.config = goal.config;
+  *drill.config.mutable_blue() = goal.config.yellow();
+  *drill.config.mutable_yellow() = goal.config.blue();
+  // Distinct for every goal of every log, the same for every build.
+  drill.config.set_seed(goal.config.seed() * 1000 + goal.number);
+  drill.start = goal.truth;
+  // The scorers play yellow, which defends +x in the first half.
+  const double turn = goal.scorer_on_positive_side ? 1.0 : -1.0;
+  auto turned = [turn](msg::Vec2* v) {
+    v->set_x(turn * v->x());
+    v->set_y(turn * v->y());
+  };
+  turned(drill.start.mutable_ball_position());
+  turned(drill.start.mutable_ball_velocity());
+  for (auto& robot : *drill.start.mutable_robots()) {
+    robot.set_team(robot.team() == msg::BLUE ? msg::YELLOW : msg::BLUE);
+    auto* pose = robot.mutable_pose();
+    pose->set_x(turn * pose->x());
+    pose->set_y(turn * pose->y());
+    if (turn < 0.0) pose->set_theta(runtime::wrap_angle(pose->theta() + M_PI));
+    turned(robot.mutable_velocity());
+  }
+  return drill;
+}
+
+}  // namespace robocaf::sim

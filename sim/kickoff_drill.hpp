@@ -1,0 +1,49 @@
+#pragma once
+// Kick-off drills: the other team's kick-off after each of our goals in game
+// logs, played again from where every robot stood when the ball went in, with
+// the code of today. A full match has a few dozen such kick-offs and each one
+// depends on everything before it; a drill replays the same moments for every
+// build, so two builds are compared on the same starts. Plain C++ over game
+// log records; `robocaf kickoff-drill` runs the drills through real actors.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "messages/config.pb.h"
+#include "messages/game.pb.h"
+#include "messages/world.pb.h"
+
+namespace robocaf::sim {
+
+/// One goal of a logged match and the world when it was scored.
+struct GoalMoment {
+  std::string log;                 // the game log it came from
+  double t = 0.0;                  // simulated time of the REF_EVENT_GOAL
+  unsigned number = 0;             // 1 for the log's first goal by `scorer`, ...
+  msg::Team scorer = msg::TEAM_UNSPECIFIED;
+  std::uint32_t scorer_robot = 0;  // the robot that touched the ball last
+  bool scorer_on_positive_side = false;
+  msg::WorldTruth truth;           // the last ground truth logged before the goal
+  msg::MatchConfig config;         // the log's match config
+};
+
+/// Every goal by `scorer` in the game log at `path`, in order. Throws
+/// runtime::GameLogError when the log cannot be read.
+std::vector<GoalMoment> goal_moments(const std::string& path, msg::Team scorer);
+
+/// The match a drill plays: the referee of a new match starts with the first
+/// half's kick-off for blue, blue defending -x, so the colours are swapped
+/// (the conceding team plays blue and kicks off; the scorers play yellow and
+/// run back to their half) and, when the scorers defended -x, the field is
+/// turned half round (x, y and headings; a symmetry of the field). The team
+/// configs swap with the colours. Only the placement is played: the match
+/// stops as play starts (WorldOptions::stop_at_first_start). Seeded from the
+/// log's seed and the goal's number.
+struct KickoffDrill {
+  msg::MatchConfig config;
+  msg::WorldTruth start;  // robots and ball as the drill's world starts them
+};
+KickoffDrill kickoff_drill(const GoalMoment& goal);
+
+}  // namespace robocaf::sim

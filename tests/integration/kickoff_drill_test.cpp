@@ -1,0 +1,90 @@
+// `robocaf kickoff-drill` on a game log file, run as a user would: the drill
+// plays the kick-off through real actors from where the log's robots stood.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "messages/log.pb.h"
+#include "runtime/config_loader.hpp"
+#include "runtime/game_log.hpp"
+#include "process.hpp"
+
+namespace robocaf::testing {
+namespace {
+
+TEST(KickoffDrillCommand, ReplaysTheKickoffAfterAGoalFromWhereTheScorerStood) {
+  const std::string log = temp_path("drill_source.rclog");
+  const std::string dir = temp_path("drill_logs");
+  const std::string json = temp_path("drill.json");
+  std::filesystem::remove_all(dir);
+  msg::LogHeader header;
+  *header.mutable_config() = runtime::default_match_config();
+  const double deep = 0.4 * header.config().league().field().length();
+  {
+    runtime::GameLogWriter writer(log, header);
+    msg::LogRecord state;
+    state.mutable_game_state()->set_blue_on_positive_side(false);
+    writer.append(state);
+    // Blue 3 has just scored in the +x goal, deep in the other half.
+    msg::LogRecord truth;
+    truth.set_t(30.0);
+    auto* scorer = truth.mutable_truth()->add_robots();
+    scorer->set_team(msg::BLUE);
+    scorer->set_robot_id(3);
+    scorer->mutable_pose()->set_x(deep);
+    scorer->mutable_pose()->set_y(0.1);
+    writer.append(truth);
+    msg::LogRecord goal;
+    goal.set_t(30.02);
+    goal.mutable_referee()->set_kind(msg::REF_EVENT_GOAL);
+    goal.mutable_referee()->set_team(msg::BLUE);
+    goal.mutable_referee()->set_robot_id(3);
+    writer.append(goal);
+    writer.close();
+  }
+  auto result = run("kickoff-drill " + log + " --jobs 1 --list --log-dir " + dir + " --summary-json " + json);
+  ASSERT_EQ(result.status, 0) << result.output;
+  auto summary = read_json(json);
+  EXPECT_EQ(summary["drills"].get<int>(), 1);
+  EXPECT_EQ(summary["failed"].get<int>(), 0);
+  EXPECT_EQ(summary["drill"]["kickoffs"].get<int>(), 1);
+  EXPECT_EQ(summary["logged"]["kickoffs"].get<int>(), 0) << "the source log has no kick-off after the goal";
+  EXPECT_NE(result.output.find("goal 1 at"), std::string::npos) << result.output;
+
+  // The drill's own log: the scorer, playing yellow (defending +x), starts
+  // deep in the other half, turned half round; play starts once, and the
+  // match ends there, at the kick-off after the placement time.
+  const std::string drill_log = dir + "/" + std::filesystem::path(log).stem().string() + "-goal1.rclog";
+  ASSERT_TRUE(std::filesystem::exists(drill_log));
+  runtime::GameLogReader reader(drill_log);
+  msg::LogRecord record;
+  bool first_truth = true;
+  msg::GameState last_state;
+  double last_t = 0.0;
+  while (reader.next(record)) {
+    last_t = record.t();
+    if (record.has_game_state()) last_state = record.game_state();
+    if (!record.has_truth() || !first_truth) continue;
+    first_truth = false;
+    bool found = false;
+    for (const auto& robot : record.truth().robots()) {
+      if (robot.team() != msg::YELLOW || robot.robot_id() != 3) continue;
+      found = true;
+      EXPECT_NEAR(robot.pose().x(), -deep, 1e-9);
+      EXPECT_NEAR(robot.pose().y(), -0.1, 1e-9);
+    }
+    EXPECT_TRUE(found);
+  }
+  EXPECT_EQ(last_state.command(), msg::REF_NORMAL_START);
+  EXPECT_EQ(last_state.kickoff_team(), msg::BLUE);
+  EXPECT_NEAR(last_t, header.config().sim().placement_seconds(), 0.1);
+}
+
+TEST(KickoffDrillCommand, AnUnreadableLogIsAnErrorThatNamesIt) {
+  auto result = run("kickoff-drill /nonexistent/match.rclog");
+  EXPECT_NE(result.status, 0);
+  EXPECT_NE(result.output.find("/nonexistent/match.rclog"), std::string::npos) << result.output;
+}
+
+}  // namespace
+}  // namespace robocaf::testing
