@@ -1,6 +1,8 @@
 #include "sim/kickoff_drill.hpp"
 
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "messages/log.pb.h"
 #include "runtime/angle.hpp"
@@ -35,6 +37,13 @@ std::vector<GoalMoment> goal_moments(const std::string& path, msg::Team scorer) 
 }
 
 KickoffDrill kickoff_drill(const GoalMoment& goal) {
+  auto finite = [](double a, double b) { return std::isfinite(a) && std::isfinite(b); };
+  bool ok = finite(goal.truth.ball_position().x(), goal.truth.ball_position().y());
+  for (const auto& robot : goal.truth.robots())
+    ok = ok && finite(robot.pose().x(), robot.pose().y()) && std::isfinite(robot.pose().theta());
+  if (!ok)
+    throw std::invalid_argument(goal.log + ": the world before goal " + std::to_string(goal.number) + " at " +
+                                std::to_string(goal.t) + " s has a position that is not a number");
   KickoffDrill drill;
   drill.config = goal.config;
   *drill.config.mutable_blue() = goal.config.yellow();

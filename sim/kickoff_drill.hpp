@@ -39,7 +39,8 @@ std::vector<GoalMoment> goal_moments(const std::string& path, msg::Team scorer);
 /// turned half round (x, y and headings; a symmetry of the field). The team
 /// configs swap with the colours. Only the placement is played: the match
 /// stops as play starts (WorldOptions::stop_at_first_start). Seeded from the
-/// log's seed and the goal's number.
+/// log's seed and the goal's number. Throws std::invalid_argument naming the
+/// log and the goal when a position in the goal's truth is not finite.
 struct KickoffDrill {
   msg::MatchConfig config;
   msg::WorldTruth start;  // robots and ball as the drill's world starts them

@@ -119,5 +119,19 @@ TEST(KickoffDrill, ScorersPlayYellowOnThePositiveSideAndTheOthersKickOff) {
   EXPECT_EQ(kickoff_drill(goals[1]).config.seed(), second.config.seed()) << "the same for every run";
 }
 
+TEST(KickoffDrill, APositionThatIsNotANumberIsAnErrorNamingTheLogAndGoal) {
+  GoalMoment goal;
+  goal.log = "match.rclog";
+  goal.number = 3;
+  *goal.truth.add_robots() = robot(msg::BLUE, 1, std::nan(""), 0.0, 0.0);
+  try {
+    kickoff_drill(goal);
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("match.rclog"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("goal 3"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace robocaf::sim
