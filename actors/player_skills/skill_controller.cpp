@@ -1558,7 +1558,8 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
       if (spot) detour_around_ball(self, spot->x(), spot->y(), tx, ty);
       if (ball) detour_around_ball(self, world.ball().position().x(), world.ball().position().y(), tx, ty);
     }
-    v = go_to_pose(self, tx, ty, instruction.placement().theta(), true, params_.placement_fraction);
+    const double fraction = placing_for_kickoff_ ? params_.kickoff_placement_fraction : params_.placement_fraction;
+    v = go_to_pose(self, tx, ty, instruction.placement().theta(), true, fraction);
     // A ball held in the mouth goes wherever the robot drives or turns: it
     // backs straight off it first, which leaves the ball where it lies (MSL:
     // a robot whose push was a foul carried the ball for the whole placement,
@@ -1567,7 +1568,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     const V held(world.ball().position().x(), world.ball().position().y());
     if (ball && holds_ball(self, held) && (place - held).norm() > taker_reach) {
       v = Vel{};
-      v.vx = -params_.placement_fraction * limit_or(league_.robot().max_speed(), 1.0);
+      v.vx = -fraction * limit_or(league_.robot().max_speed(), 1.0);
     }
     // Their restart has started and waits for the taker: every robot stands
     // where it may (the referee moved the others out to the distance), so
