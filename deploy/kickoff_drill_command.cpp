@@ -25,6 +25,7 @@
 #include "deploy/cli.hpp"
 #include "deploy/commands.hpp"
 #include "deploy/local_match.hpp"
+#include "runtime/statistics.hpp"
 #include "sim/kickoff_drill.hpp"
 #include "sim/restart_readiness.hpp"
 
@@ -68,12 +69,7 @@ struct Column {
     else
       ready.push_back(o.ready_after);
   }
-  double quantile(double q) const {
-    if (ready.empty()) return 0.0;
-    std::vector<double> v = ready;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())))];
-  }
+  double quantile(double q) const { return runtime::quantile(ready, q); }
   unsigned over(double s) const {
     return static_cast<unsigned>(std::count_if(ready.begin(), ready.end(), [s](double r) { return r > s; }));
   }

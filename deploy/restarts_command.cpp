@@ -12,6 +12,7 @@
 
 #include "deploy/cli.hpp"
 #include "deploy/commands.hpp"
+#include "runtime/statistics.hpp"
 #include "sim/referee.hpp"
 #include "sim/restart_readiness.hpp"
 
@@ -30,12 +31,9 @@ struct Spread {
   double median = 0.0, p95 = 0.0, max = 0.0;
 };
 
-// Of `v` (sorted in place); zeros if empty.
-Spread spread(std::vector<double>& v) {
-  if (v.empty()) return {};
-  std::sort(v.begin(), v.end());
-  auto at = [&](double q) { return v[std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())))]; };
-  return {at(0.5), at(0.95), v.back()};
+// Of `v`; zeros if empty.
+Spread spread(const std::vector<double>& v) {
+  return {runtime::quantile(v, 0.5), runtime::quantile(v, 0.95), runtime::quantile(v, 1.0)};
 }
 
 struct Group {
