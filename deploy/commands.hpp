@@ -40,6 +40,10 @@ int restarts_command(const std::vector<std::string>& args);
 /// with this build from where the robots stood; how long the scorers took to stand legally.
 int kickoff_drill_command(const std::vector<std::string>& args);
 
+/// `robocaf restart-drill LOG...`: each restart in game logs at which a team kept its distance, played
+/// again with this build from where the robots stood; how long it took to stand legally.
+int restart_drill_command(const std::vector<std::string>& args);
+
 /// `robocaf tournament --preset P --opponent O --matches N [--jobs J]`: many matches, one table.
 int tournament_command(const std::vector<std::string>& args, const std::string& self_executable);
 

@@ -10,11 +10,10 @@
 // thread, so its log is reproducible whatever --jobs is.
 
 #include <algorithm>
-#include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -24,8 +23,7 @@
 
 #include "deploy/cli.hpp"
 #include "deploy/commands.hpp"
-#include "deploy/local_match.hpp"
-#include "runtime/statistics.hpp"
+#include "deploy/drill_runner.hpp"
 #include "sim/kickoff_drill.hpp"
 #include "sim/restart_readiness.hpp"
 
@@ -43,45 +41,6 @@ const char* kKickoffDrillUsage =
     "  --jobs J        drills at a time (default: one per core)\n"
     "  --log-dir DIR   keep each drill's game log there (default: deleted)\n"
     "  --list          one line per drill as well";
-
-// How the scoring team stood at one kick-off.
-struct Outcome {
-  bool known = false;
-  double ready_after = -1.0;  // -1: the referee moved one of its robots
-  unsigned moved = 0;
-  unsigned last_robot = 0;
-};
-
-Outcome outcome_of(const sim::RestartReadiness& phase, msg::Team team) {
-  const sim::RestartReadiness::Team& mine = team == msg::BLUE ? phase.blue : phase.yellow;
-  return {mine.judged, mine.ready_after, mine.repositioned, mine.last_robot};
-}
-
-struct Column {
-  unsigned kickoffs = 0, not_ready = 0, moved = 0;
-  std::vector<double> ready;
-  void add(const Outcome& o) {
-    if (!o.known) return;
-    ++kickoffs;
-    moved += o.moved;
-    if (o.ready_after < 0.0)
-      ++not_ready;
-    else
-      ready.push_back(o.ready_after);
-  }
-  double quantile(double q) const { return runtime::quantile(ready, q); }
-  unsigned over(double s) const {
-    return static_cast<unsigned>(std::count_if(ready.begin(), ready.end(), [s](double r) { return r > s; }));
-  }
-};
-
-std::string ready_text(const Outcome& o) {
-  if (!o.known) return "-";
-  if (o.ready_after < 0.0) return "moved " + std::to_string(o.moved);
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f s", o.ready_after);
-  return text;
-}
 
 }  // namespace
 
@@ -106,10 +65,10 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
 
   struct Drill {
     sim::GoalMoment goal;
-    Outcome logged, replayed;
-    std::string log, error;
+    DrillOutcome logged, replayed;
   };
   std::vector<Drill> drills;
+  std::vector<DrillRun> runs;
   for (const std::string& path : arguments.positional()) {
     const std::vector<sim::RestartReadiness> phases = sim::measure_restart_readiness(path);
     for (sim::GoalMoment& goal : sim::goal_moments(path, team)) {
@@ -118,59 +77,39 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
       for (const auto& phase : phases)
         if (phase.restart == msg::RESTART_KICKOFF && std::abs(phase.t - goal.t) < 0.05)
           drill.logged = outcome_of(phase, team);
-      drill.log = (dir / (fs::path(path).stem().string() + "-goal" + std::to_string(goal.number) + ".rclog")).string();
+      DrillRun run;
+      run.log = (dir / (fs::path(path).stem().string() + "-goal" + std::to_string(goal.number) + ".rclog")).string();
+      try {
+        const sim::KickoffDrill kickoff = sim::kickoff_drill(goal);
+        run.config = kickoff.config;
+        run.start = kickoff.start;
+      } catch (const std::exception& e) {
+        run.error = e.what();
+      }
       drill.goal = std::move(goal);
       drills.push_back(std::move(drill));
+      runs.push_back(std::move(run));
     }
   }
   std::cerr << "robocaf kickoff-drill: " << drills.size() << " goals by " << team_name << " in "
             << arguments.positional().size() << " logs, " << jobs << " at a time" << std::endl;
-
-  std::atomic<size_t> next{0};
-  std::atomic<size_t> done{0};
-  std::mutex print;
-  auto worker = [&] {
-    for (size_t i = next++; i < drills.size(); i = next++) {
-      Drill& d = drills[i];
-      try {
-        const sim::KickoffDrill drill = sim::kickoff_drill(d.goal);
-        LocalMatchOptions options;
-        options.match = drill.config;
-        options.start_from = drill.start;
-        options.stop_at_first_start = true;
-        options.worker_threads = 1;
-        options.log_path = d.log;
-        std::string failure;
-        {
-          LocalMatch local{options};
-          failure = local.wait();
-        }
-        if (!failure.empty()) throw std::runtime_error(failure);
-        const auto phases = sim::measure_restart_readiness(d.log);
-        if (phases.empty() || phases.front().restart != msg::RESTART_KICKOFF)
-          throw std::runtime_error("the drill's log " + d.log + " has no kick-off");
-        // The scorers play yellow in the drill.
-        d.replayed = outcome_of(phases.front(), msg::YELLOW);
-      } catch (const std::exception& e) {
-        d.error = e.what();
-      }
-      if (log_dir.empty()) fs::remove(d.log);
-      std::lock_guard<std::mutex> lock(print);
-      std::cerr << "[" << ++done << "/" << drills.size() << "]" << (d.error.empty() ? "" : " FAILED: " + d.error)
-                << std::endl;
-    }
-  };
-  std::vector<std::thread> threads;
-  for (uint64_t j = 0; j < std::min<uint64_t>(jobs, drills.size()); ++j) threads.emplace_back(worker);
-  for (auto& thread : threads) thread.join();
+  run_drills(runs, jobs, !log_dir.empty());
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (runs[i].error.empty() && runs[i].phase->restart != msg::RESTART_KICKOFF)
+      runs[i].error = "the drill's log " + runs[i].log + " has no kick-off";
+    // The scorers play yellow in the drill.
+    if (runs[i].error.empty()) drills[i].replayed = outcome_of(*runs[i].phase, msg::YELLOW);
+  }
   if (log_dir.empty()) fs::remove_all(dir);
 
-  Column logged, replayed;
+  DrillColumn logged, replayed;
   unsigned failed = 0;
-  for (const Drill& d : drills) {
-    if (!d.error.empty()) {
+  for (size_t i = 0; i < drills.size(); ++i) {
+    const Drill& d = drills[i];
+    if (!runs[i].error.empty()) {
       ++failed;
-      std::printf("%s  goal %u at %.2f s: FAILED, %s\n", d.goal.log.c_str(), d.goal.number, d.goal.t, d.error.c_str());
+      std::printf("%s  goal %u at %.2f s: FAILED, %s\n", d.goal.log.c_str(), d.goal.number, d.goal.t,
+                  runs[i].error.c_str());
       continue;
     }
     logged.add(d.logged);
@@ -185,13 +124,13 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
               team_name.c_str(), drills.size());
   std::printf("%-8s %9s %9s %6s %8s %8s %8s %8s\n", "", "kick-offs", "not ready", "moved", "median s", "p95 s",
               "max s", "over 7 s");
-  for (const auto& [name, c] : {std::pair<const char*, const Column&>{"logged", logged}, {"drill", replayed}})
-    std::printf("%-8s %9u %9u %6u %8.2f %8.2f %8.2f %8u\n", name, c.kickoffs, c.not_ready, c.moved, c.quantile(0.5),
+  for (const auto& [name, c] : {std::pair<const char*, const DrillColumn&>{"logged", logged}, {"drill", replayed}})
+    std::printf("%-8s %9u %9u %6u %8.2f %8.2f %8.2f %8u\n", name, c.restarts, c.not_ready, c.moved, c.quantile(0.5),
                 c.quantile(0.95), c.quantile(1.0), c.over(7.0));
 
   if (auto path = arguments.value("summary-json")) {
-    auto column = [](const Column& c) {
-      return nlohmann::json{{"kickoffs", c.kickoffs},         {"not_ready", c.not_ready},
+    auto column = [](const DrillColumn& c) {
+      return nlohmann::json{{"kickoffs", c.restarts},         {"not_ready", c.not_ready},
                             {"moved", c.moved},               {"ready_median_s", c.quantile(0.5)},
                             {"ready_p95_s", c.quantile(0.95)}, {"ready_max_s", c.quantile(1.0)}};
     };

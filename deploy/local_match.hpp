@@ -24,6 +24,7 @@ struct LocalMatchOptions {
   std::shared_ptr<const sim::ScenarioScript> scenario;
   /// See sim::WorldOptions.
   std::optional<msg::WorldTruth> start_from;
+  std::optional<msg::GameState> opening_restart;  // WorldOptions::opening_restart
   bool stop_at_first_start = false;
 };
 

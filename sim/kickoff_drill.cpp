@@ -5,8 +5,8 @@
 #include <string>
 
 #include "messages/log.pb.h"
-#include "runtime/angle.hpp"
 #include "runtime/game_log.hpp"
+#include "sim/restart_drill.hpp"
 
 namespace robocaf::sim {
 
@@ -37,11 +37,7 @@ std::vector<GoalMoment> goal_moments(const std::string& path, msg::Team scorer) 
 }
 
 KickoffDrill kickoff_drill(const GoalMoment& goal) {
-  auto finite = [](double a, double b) { return std::isfinite(a) && std::isfinite(b); };
-  bool ok = finite(goal.truth.ball_position().x(), goal.truth.ball_position().y());
-  for (const auto& robot : goal.truth.robots())
-    ok = ok && finite(robot.pose().x(), robot.pose().y()) && std::isfinite(robot.pose().theta());
-  if (!ok)
+  if (!positions_finite(goal.truth))
     throw std::invalid_argument(goal.log + ": the world before goal " + std::to_string(goal.number) + " at " +
                                 std::to_string(goal.t) + " s has a position that is not a number");
   KickoffDrill drill;
@@ -51,22 +47,9 @@ KickoffDrill kickoff_drill(const GoalMoment& goal) {
   // Distinct for every goal of every log, the same for every build.
   drill.config.set_seed(goal.config.seed() * 1000 + goal.number);
   drill.start = goal.truth;
+  for (auto& robot : *drill.start.mutable_robots()) robot.set_team(robot.team() == msg::BLUE ? msg::YELLOW : msg::BLUE);
   // The scorers play yellow, which defends +x in the first half.
-  const double turn = goal.scorer_on_positive_side ? 1.0 : -1.0;
-  auto turned = [turn](msg::Vec2* v) {
-    v->set_x(turn * v->x());
-    v->set_y(turn * v->y());
-  };
-  turned(drill.start.mutable_ball_position());
-  turned(drill.start.mutable_ball_velocity());
-  for (auto& robot : *drill.start.mutable_robots()) {
-    robot.set_team(robot.team() == msg::BLUE ? msg::YELLOW : msg::BLUE);
-    auto* pose = robot.mutable_pose();
-    pose->set_x(turn * pose->x());
-    pose->set_y(turn * pose->y());
-    if (turn < 0.0) pose->set_theta(runtime::wrap_angle(pose->theta() + M_PI));
-    turned(robot.mutable_velocity());
-  }
+  if (!goal.scorer_on_positive_side) turn_half_round(drill.start);
   return drill;
 }
 

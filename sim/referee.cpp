@@ -249,6 +249,19 @@ Referee::Referee(const msg::MatchConfig& config) : config_(config) {
   state_.set_stage_time_left(config_.half_duration());
 }
 
+void Referee::open_with_restart(msg::RestartKind kind, msg::Team team, const Vector2d& spot) {
+  const bool team_restart = kind == msg::RESTART_FREE_KICK || kind == msg::RESTART_GOAL_KICK ||
+                            kind == msg::RESTART_CORNER_KICK || kind == msg::RESTART_THROW_IN;
+  if (!team_restart && kind != msg::RESTART_DROP_BALL)
+    throw std::invalid_argument(std::string("Referee: a match cannot open with a ") + restart_str(kind));
+  if (team_restart && team != msg::BLUE && team != msg::YELLOW)
+    throw std::invalid_argument(std::string("Referee: the opening ") + restart_str(kind) + " needs a team");
+  if (!spot.allFinite()) throw std::invalid_argument("Referee: the opening restart's spot is not a number");
+  if (state_.stage() != msg::STAGE_PRE_GAME)
+    throw std::invalid_argument("Referee: the match has begun; it can no longer open with a restart");
+  opening_ = {kind, team_restart ? team : msg::TEAM_UNSPECIFIED, spot};
+}
+
 bool Referee::in_play() const {
   return state_.command() == msg::REF_NORMAL_START || state_.command() == msg::REF_FORCE_START;
 }
@@ -505,6 +518,17 @@ void Referee::begin_half(msg::Stage stage, msg::Team kickoff, Physics& world, do
   state_.set_stage(stage);
   play_time_ = 0.0;
   stage_start_ = t;
+  if (stage == msg::STAGE_FIRST_HALF && opening_.kind != msg::RESTART_NONE) {
+    const msg::RefereeEventKind event = opening_.kind == msg::RESTART_FREE_KICK     ? msg::REF_EVENT_FREE_KICK
+                                        : opening_.kind == msg::RESTART_GOAL_KICK   ? msg::REF_EVENT_GOAL_KICK
+                                        : opening_.kind == msg::RESTART_CORNER_KICK ? msg::REF_EVENT_CORNER_KICK
+                                        : opening_.kind == msg::RESTART_THROW_IN    ? msg::REF_EVENT_THROW_IN
+                                                                                    : msg::REF_EVENT_DROP_BALL;
+    prepare_restart(opening_.kind, opening_.team, opening_.spot, event,
+                    std::string("the match opens with a ") + restart_str(opening_.kind) + " at " + fmt(opening_.spot),
+                    world, t, ev);
+    return;
+  }
   prepare_kickoff(kickoff, world, t, ev);
   if (stage == msg::STAGE_SECOND_HALF) {
     // Every robot changes halves, the keeper from one goal to the other:

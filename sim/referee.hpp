@@ -138,6 +138,15 @@ class Referee {
   std::vector<msg::RefereeEvent> apply_manual(const msg::ManualRefereeCommand& command, Physics& world,
                                               double t);
 
+  /// The first half opens with this restart instead of blue's kick-off
+  /// (`robocaf restart-drill`): at the first update() the ball goes to
+  /// `spot` and the restart is prepared as if the match had stopped there,
+  /// robots on the spot moved off. For a free kick, goal kick, corner kick,
+  /// throw-in (taken by `team`, BLUE or YELLOW) or drop ball (any team);
+  /// anything else, a spot that is not finite or a call after the first
+  /// update() throws std::invalid_argument.
+  void open_with_restart(msg::RestartKind kind, msg::Team team, const Eigen::Vector2d& spot);
+
   /// The current game state (robot lists as of the last update()).
   const msg::GameState& state() const { return state_; }
 
@@ -235,6 +244,12 @@ class Referee {
   std::uint64_t shots_seen_ = 0;  // Physics::shot_count() already reported
   double crowded_since_[2] = {-1.0, -1.0};  // goal area at -x, +x over the limit since; -1: not
   std::map<Key, double> pushing_since_;     // pusher -> first update it was seen pushing
+  struct Opening {
+    msg::RestartKind kind = msg::RESTART_NONE;  // NONE: blue's kick-off
+    msg::Team team = msg::TEAM_UNSPECIFIED;
+    Eigen::Vector2d spot{0, 0};
+  };
+  Opening opening_;
 };
 
 }  // namespace robocaf::sim

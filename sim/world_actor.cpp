@@ -590,6 +590,9 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
     st.onboard_calibration = st.onboard_renderer->calibration_for(msg::Pose2());
   }
   st.referee = std::make_unique<Referee>(match);
+  if (const auto& opening = st.options.opening_restart; opening && !st.options.scenario)
+    st.referee->open_with_restart(opening->restart(), opening->restart_team(),
+                                  {opening->ball_spot().x(), opening->ball_spot().y()});
   st.actuation_delay_steps = static_cast<uint64_t>(
       std::llround(runtime::actuation_delay(match.league().robot()) / match.sim().physics_step()));
   st.steps_per_cycle =

@@ -64,9 +64,13 @@ struct WorldOptions {
   /// A match that begins at a moment of another one (`robocaf kickoff-drill`):
   /// the robots it lists stand where it has them, at rest, instead of in the
   /// kick-off formation (robots it lacks keep their formation place), and the
-  /// ball lies where it has it. The referee begins as ever, with the first
-  /// half's kick-off for blue. Ignored for scenarios.
+  /// ball lies where it has it. The referee begins with the first half's
+  /// kick-off for blue, or with opening_restart. Ignored for scenarios.
   std::optional<msg::WorldTruth> start_from;
+  /// The match opens with this restart (its restart, restart_team and
+  /// ball_spot; Referee::open_with_restart()) instead of blue's kick-off
+  /// (`robocaf restart-drill`). Ignored for scenarios.
+  std::optional<msg::GameState> opening_restart;
   /// The world ends the match (answering await_atom with the GameState) at
   /// the first cycle play has started in: one placement is all it judges.
   bool stop_at_first_start = false;

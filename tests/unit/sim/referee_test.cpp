@@ -1003,6 +1003,50 @@ Vector2d start_yellow_throw_in(Match& m) {
   return spot(m.ref.state());
 }
 
+TEST(RefereeOpening, AMatchOpeningWithARestartPreparesItInsteadOfTheKickoff) {
+  Match m(open_field());
+  const Vector2d corner(0.6, -0.5);
+  m.ref.open_with_restart(msg::RESTART_THROW_IN, msg::YELLOW, corner);
+  // Blue 2 stands on the spot; yellow 3 far from it, blue 1 within the
+  // distance; no robot is on the centre spot's kick-off places moved.
+  m.world.place_robot(msg::BLUE, 2, pose(corner.x(), corner.y()));
+  m.world.place_robot(msg::BLUE, 1, pose(0.7, -0.4));
+  const Vector2d yellow3 = xy(m.world.robot_pose(msg::YELLOW, 3));
+  auto ev = m.update();
+  const auto& s = m.ref.state();
+  EXPECT_EQ(s.stage(), msg::STAGE_FIRST_HALF);
+  EXPECT_EQ(s.command(), msg::REF_PREPARE_RESTART);
+  EXPECT_EQ(s.restart(), msg::RESTART_THROW_IN);
+  EXPECT_EQ(s.restart_team(), msg::YELLOW);
+  EXPECT_FALSE(s.blue_on_positive_side());
+  EXPECT_EQ(spot(s), corner);
+  EXPECT_EQ(m.world.ball_position(), corner);
+  ASSERT_EQ(of_kind(ev, msg::REF_EVENT_THROW_IN).size(), 1u);
+  ASSERT_EQ(of_kind(ev, msg::REF_EVENT_SPOT_CLEARED).size(), 1u);
+  EXPECT_EQ(of_kind(ev, msg::REF_EVENT_SPOT_CLEARED)[0].robot_id(), 2u);
+  EXPECT_EQ(xy(m.world.robot_pose(msg::YELLOW, 3)), yellow3);
+  // After the placement time the team keeping its distance is moved out
+  // and the restart team starts.
+  ev = m.run_until(m.cfg.sim().placement_seconds() + 0.02);
+  EXPECT_GE((xy(m.world.robot_pose(msg::BLUE, 1)) - corner).norm(), kRestartDistance - 1e-6);
+  EXPECT_EQ(m.ref.state().command(), msg::REF_NORMAL_START);
+  EXPECT_EQ(m.ref.state().restart_team(), msg::YELLOW);
+}
+
+TEST(RefereeOpening, OnlyRestartsWithASpotMayOpenAMatchAndOnlyBeforeItBegins) {
+  Match m;
+  EXPECT_THROW(m.ref.open_with_restart(msg::RESTART_KICKOFF, msg::BLUE, {0, 0}), std::invalid_argument);
+  EXPECT_THROW(m.ref.open_with_restart(msg::RESTART_FREE_BALL, msg::BLUE, {0, 0}), std::invalid_argument);
+  EXPECT_THROW(m.ref.open_with_restart(msg::RESTART_FREE_KICK, msg::TEAM_UNSPECIFIED, {0, 0}), std::invalid_argument);
+  EXPECT_THROW(m.ref.open_with_restart(msg::RESTART_DROP_BALL, msg::TEAM_UNSPECIFIED, {NAN, 0}),
+               std::invalid_argument);
+  m.ref.open_with_restart(msg::RESTART_DROP_BALL, msg::BLUE, {0.2, 0.1});
+  m.update();
+  EXPECT_EQ(m.ref.state().restart(), msg::RESTART_DROP_BALL);
+  EXPECT_EQ(m.ref.state().restart_team(), msg::TEAM_UNSPECIFIED) << "a drop ball is nobody's";
+  EXPECT_THROW(m.ref.open_with_restart(msg::RESTART_DROP_BALL, msg::TEAM_UNSPECIFIED, {0, 0}), std::invalid_argument);
+}
+
 TEST(RefereeRestartTaker, CloserThanTheDistanceBeforeTheTakerPlaysIsAnEncroachment) {
   Match m(open_field());
   const Vector2d ball = start_yellow_throw_in(m);

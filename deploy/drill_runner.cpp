@@ -1,0 +1,85 @@
+#include "deploy/drill_runner.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "deploy/local_match.hpp"
+#include "runtime/statistics.hpp"
+
+namespace robocaf::deploy {
+
+DrillOutcome outcome_of(const sim::RestartReadiness& phase, msg::Team team) {
+  const sim::RestartReadiness::Team& mine = team == msg::BLUE ? phase.blue : phase.yellow;
+  return {mine.judged, mine.ready_after, mine.repositioned, mine.last_robot};
+}
+
+std::string ready_text(const DrillOutcome& outcome) {
+  if (!outcome.known) return "-";
+  if (outcome.ready_after < 0.0) return "moved " + std::to_string(outcome.moved);
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f s", outcome.ready_after);
+  return text;
+}
+
+void DrillColumn::add(const DrillOutcome& outcome) {
+  if (!outcome.known) return;
+  ++restarts;
+  moved += outcome.moved;
+  if (outcome.ready_after < 0.0)
+    ++not_ready;
+  else
+    ready.push_back(outcome.ready_after);
+}
+
+double DrillColumn::quantile(double q) const { return runtime::quantile(ready, q); }
+
+unsigned DrillColumn::over(double seconds) const {
+  return static_cast<unsigned>(std::count_if(ready.begin(), ready.end(), [seconds](double r) { return r > seconds; }));
+}
+
+void run_drills(std::vector<DrillRun>& runs, std::uint64_t jobs, bool keep_logs) {
+  std::atomic<size_t> next{0};
+  std::atomic<size_t> done{0};
+  std::mutex print;
+  auto worker = [&] {
+    for (size_t i = next++; i < runs.size(); i = next++) {
+      DrillRun& run = runs[i];
+      if (!run.error.empty()) continue;
+      try {
+        LocalMatchOptions options;
+        options.match = run.config;
+        options.start_from = run.start;
+        options.opening_restart = run.opening_restart;
+        options.stop_at_first_start = true;
+        options.worker_threads = 1;
+        options.log_path = run.log;
+        std::string failure;
+        {
+          LocalMatch local{options};
+          failure = local.wait();
+        }
+        if (!failure.empty()) throw std::runtime_error(failure);
+        const auto phases = sim::measure_restart_readiness(run.log);
+        if (phases.empty()) throw std::runtime_error("the drill's log " + run.log + " has no placement");
+        run.phase = phases.front();
+      } catch (const std::exception& e) {
+        run.error = e.what();
+      }
+      if (!keep_logs) std::filesystem::remove(run.log);
+      std::lock_guard<std::mutex> lock(print);
+      std::cerr << "[" << ++done << "/" << runs.size() << "]" << (run.error.empty() ? "" : " FAILED: " + run.error)
+                << std::endl;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::uint64_t j = 0; j < std::min<std::uint64_t>(jobs, runs.size()); ++j) threads.emplace_back(worker);
+  for (auto& thread : threads) thread.join();
+}
+
+}  // namespace robocaf::deploy

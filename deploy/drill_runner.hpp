@@ -1,0 +1,55 @@
+#pragma once
+// What `robocaf kickoff-drill` and `robocaf restart-drill` share: playing
+// many one-placement matches through real actors, a few at a time, and
+// summing up how a team stood at each.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "messages/config.pb.h"
+#include "messages/game.pb.h"
+#include "messages/world.pb.h"
+#include "sim/restart_readiness.hpp"
+
+namespace robocaf::deploy {
+
+/// How one team stood at one kick-off or restart.
+struct DrillOutcome {
+  bool known = false;
+  double ready_after = -1.0;  // -1: the referee moved one of its robots
+  unsigned moved = 0;
+  unsigned last_robot = 0;
+};
+DrillOutcome outcome_of(const sim::RestartReadiness& phase, msg::Team team);
+/// "2.31 s", "moved 1", or "-" when unknown.
+std::string ready_text(const DrillOutcome& outcome);
+
+/// Outcomes summed up: how many, not ready, moved, and the spread of the
+/// times the ready ones took.
+struct DrillColumn {
+  unsigned restarts = 0, not_ready = 0, moved = 0;
+  std::vector<double> ready;
+  void add(const DrillOutcome& outcome);
+  double quantile(double q) const;
+  unsigned over(double seconds) const;
+};
+
+/// One drill: a match that starts from `start` and ends as play starts.
+struct DrillRun {
+  msg::MatchConfig config;
+  msg::WorldTruth start;
+  std::optional<msg::GameState> opening_restart;  // none: blue's kick-off
+  std::string log;  // its game log
+  // Out: the drill's one phase, or why it failed.
+  std::optional<sim::RestartReadiness> phase;
+  std::string error;
+};
+
+/// Plays every run that has no error yet (`jobs` at a time, each in its own actor system with one
+/// worker thread, so a log is the same whatever `jobs` is), printing
+/// "[k/n]" lines to stderr. Deletes each log unless `keep_logs`.
+void run_drills(std::vector<DrillRun>& runs, std::uint64_t jobs, bool keep_logs);
+
+}  // namespace robocaf::deploy

@@ -1,0 +1,179 @@
+// `robocaf restart-drill LOG...`: every restart in game logs at which a team
+// had to keep its distance from the ball (the other team's free kicks, goal
+// kicks, corners and throw-ins, and drop balls), played again with this
+// build from where every robot stood when the referee called it
+// (sim::restart_drill()), beside the same restart as the log has it.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "deploy/cli.hpp"
+#include "deploy/commands.hpp"
+#include "deploy/drill_runner.hpp"
+#include "sim/referee.hpp"
+#include "sim/restart_drill.hpp"
+
+namespace robocaf::deploy {
+
+namespace {
+
+const char* kRestartDrillUsage =
+    "usage: robocaf restart-drill LOG... [--team blue|yellow] [--restart NAME] [--jobs J] [--log-dir DIR]\n"
+    "                             [--list] [--summary-json FILE]\n"
+    "  every restart in the game logs at which the team (default blue) had to keep its distance\n"
+    "  from the ball (the other team's free kicks, goal kicks, corner kicks and throw-ins, and\n"
+    "  drop balls) played again with this build from where every robot stood when the referee\n"
+    "  called it (the robots start at rest): how long the team took until all its robots stood\n"
+    "  legally and how many the referee moved, beside the same restart as logged\n"
+    "  --restart NAME  only these: free-kick, goal-kick, corner-kick, throw-in or drop-ball\n"
+    "  --jobs J        drills at a time (default: one per core)\n"
+    "  --log-dir DIR   keep each drill's game log there (default: deleted)\n"
+    "  --list          one line per drill as well";
+
+const std::map<std::string, msg::RestartKind> kRestartNames{{"free-kick", msg::RESTART_FREE_KICK},
+                                                             {"goal-kick", msg::RESTART_GOAL_KICK},
+                                                             {"corner-kick", msg::RESTART_CORNER_KICK},
+                                                             {"throw-in", msg::RESTART_THROW_IN},
+                                                             {"drop-ball", msg::RESTART_DROP_BALL}};
+
+}  // namespace
+
+int restart_drill_command(const std::vector<std::string>& args) {
+  Arguments arguments{args, {"team", "restart", "jobs", "log-dir", "summary-json"}, {"help", "list"}, 100000};
+  if (arguments.has("help")) {
+    std::cout << kRestartDrillUsage << '\n';
+    return 0;
+  }
+  if (arguments.positional().empty()) throw UsageError(std::string("give at least one game log\n") + kRestartDrillUsage);
+  const std::string team_name = arguments.value("team").value_or("blue");
+  if (team_name != "blue" && team_name != "yellow")
+    throw UsageError("--team must be blue or yellow, not '" + team_name + "'");
+  const msg::Team team = team_name == "blue" ? msg::BLUE : msg::YELLOW;
+  std::optional<msg::RestartKind> only;
+  if (auto name = arguments.value("restart")) {
+    const auto it = kRestartNames.find(*name);
+    if (it == kRestartNames.end())
+      throw UsageError("--restart must be free-kick, goal-kick, corner-kick, throw-in or drop-ball, not '" + *name +
+                       "'");
+    only = it->second;
+  }
+  const uint64_t jobs = arguments.unsigned_number("jobs").value_or(std::max(1u, std::thread::hardware_concurrency()));
+  if (jobs == 0) throw UsageError("--jobs must be at least 1");
+  const std::string log_dir = arguments.value("log-dir").value_or("");
+  namespace fs = std::filesystem;
+  const fs::path dir = log_dir.empty() ? fs::temp_directory_path() / ("robocaf-restart-drill-" + std::to_string(::getpid()))
+                                       : fs::path(log_dir);
+  fs::create_directories(dir);
+
+  struct Drill {
+    sim::RestartMoment moment;
+    DrillOutcome logged, replayed;
+  };
+  std::vector<Drill> drills;
+  std::vector<DrillRun> runs;
+  for (const std::string& path : arguments.positional()) {
+    const std::vector<sim::RestartReadiness> phases = sim::measure_restart_readiness(path);
+    for (sim::RestartMoment& moment : sim::restart_moments(path)) {
+      // The team is judged where it keeps the distance: not at its own restarts.
+      if (moment.kind != msg::RESTART_DROP_BALL && moment.team == team) continue;
+      if (only && moment.kind != *only) continue;
+      Drill drill;
+      for (const auto& phase : phases)
+        if (phase.restart == moment.kind && std::abs(phase.t - moment.t) < 0.05) drill.logged = outcome_of(phase, team);
+      DrillRun run;
+      run.log = (dir / (fs::path(path).stem().string() + "-restart" + std::to_string(moment.number) + ".rclog")).string();
+      try {
+        const sim::RestartDrill restart = sim::restart_drill(moment);
+        run.config = restart.config;
+        run.start = restart.start;
+        run.opening_restart = restart.opening;
+      } catch (const std::exception& e) {
+        run.error = e.what();
+      }
+      drill.moment = std::move(moment);
+      drills.push_back(std::move(drill));
+      runs.push_back(std::move(run));
+    }
+  }
+  std::cerr << "robocaf restart-drill: " << drills.size() << " restarts in " << arguments.positional().size()
+            << " logs, " << jobs << " at a time" << std::endl;
+  run_drills(runs, jobs, !log_dir.empty());
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (runs[i].error.empty() && runs[i].phase->restart != drills[i].moment.kind)
+      runs[i].error = "the drill's log " + runs[i].log + " opens with another restart";
+    if (runs[i].error.empty()) drills[i].replayed = outcome_of(*runs[i].phase, team);
+  }
+  if (log_dir.empty()) fs::remove_all(dir);
+
+  // Rows by restart, in the order of RestartKind.
+  std::map<int, std::pair<DrillColumn, DrillColumn>> by_kind;
+  DrillColumn all_logged, all_replayed;
+  unsigned failed = 0;
+  for (size_t i = 0; i < drills.size(); ++i) {
+    const Drill& d = drills[i];
+    const char* name = sim::Referee::restart_name(d.moment.kind);
+    if (!runs[i].error.empty()) {
+      ++failed;
+      std::printf("%s  restart %u (%s) at %.2f s: FAILED, %s\n", d.moment.log.c_str(), d.moment.number, name,
+                  d.moment.t, runs[i].error.c_str());
+      continue;
+    }
+    auto& [logged, replayed] = by_kind[d.moment.kind];
+    logged.add(d.logged);
+    replayed.add(d.replayed);
+    all_logged.add(d.logged);
+    all_replayed.add(d.replayed);
+    if (arguments.has("list"))
+      std::printf("%s  restart %u at %8.2f s  %-11s  logged %-9s  drill %-9s  last robot %u\n", d.moment.log.c_str(),
+                  d.moment.number, d.moment.t, name, ready_text(d.logged).c_str(), ready_text(d.replayed).c_str(),
+                  d.replayed.last_robot);
+  }
+  std::printf("%s at restarts where it kept its distance, %zu drills (ready: until every robot of it stood\n"
+              "legally; the logged rows are the same restarts as the matches played them)\n",
+              team_name.c_str(), drills.size());
+  std::printf("%-12s %-7s %8s %9s %6s %8s %8s %8s %8s\n", "restart", "", "restarts", "not ready", "moved", "median s",
+              "p95 s", "max s", "over 6 s");
+  auto row = [](const char* restart, const char* which, const DrillColumn& c) {
+    std::printf("%-12s %-7s %8u %9u %6u %8.2f %8.2f %8.2f %8u\n", restart, which, c.restarts, c.not_ready, c.moved,
+                c.quantile(0.5), c.quantile(0.95), c.quantile(1.0), c.over(6.0));
+  };
+  for (const auto& [kind, columns] : by_kind) {
+    const char* name = sim::Referee::restart_name(static_cast<msg::RestartKind>(kind));
+    row(name, "logged", columns.first);
+    row(name, "drill", columns.second);
+  }
+  row("all", "logged", all_logged);
+  row("all", "drill", all_replayed);
+
+  if (auto path = arguments.value("summary-json")) {
+    auto column = [](const DrillColumn& c) {
+      return nlohmann::json{{"restarts", c.restarts},         {"not_ready", c.not_ready},
+                            {"moved", c.moved},               {"ready_median_s", c.quantile(0.5)},
+                            {"ready_p95_s", c.quantile(0.95)}, {"ready_max_s", c.quantile(1.0)}};
+    };
+    nlohmann::json kinds = nlohmann::json::object();
+    for (const auto& [kind, columns] : by_kind)
+      kinds[sim::Referee::restart_name(static_cast<msg::RestartKind>(kind))] = {{"logged", column(columns.first)},
+                                                                              {"drill", column(columns.second)}};
+    nlohmann::json json{{"team", team_name},
+                        {"drills", drills.size()},
+                        {"failed", failed},
+                        {"logged", column(all_logged)},
+                        {"drill", column(all_replayed)},
+                        {"by_restart", kinds}};
+    write_text_file(*path, json.dump(2) + "\n");
+  }
+  return failed == 0 ? 0 : 1;
+}
+
+}  // namespace robocaf::deploy
