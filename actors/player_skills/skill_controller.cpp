@@ -116,6 +116,7 @@ SkillController::SkillController(msg::Team team, uint32_t robot_id, const msg::L
       omni_(league.robot().drive() == msg::DRIVE_OMNI),
       symmetric_(league.robot().drive() == msg::DRIVE_DIFFERENTIAL && league.robot().kick_speed() <= 0.0),
       planner_(planner_params(team, robot_id, league, params)),
+      escape_planner_(planner_params(team, robot_id, league, params)),
       free_space_(field_free_space(league.field().length(), league.field().width(), league.robot().radius(),
                                    league.field().goal_width(), league.field().goal_depth(), run_off(league))) {
   const auto& f = league.field();
@@ -164,7 +165,23 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
     const bool off_area =
         placing_ && avoid_goal_area_ && !in_own_goal_area(V(self.x, self.y), placing_goal_area_margin());
     const FreeSpace& space = off_area ? placing_space_[own_goal_x_ > 0.0 ? 1 : 0] : free_space_;
-    const PlanResult plan = planner_.plan(V(self.x, self.y), V(tx, ty), plan_round_, space);
+    PlanResult plan = planner_.plan(V(self.x, self.y), V(tx, ty), plan_round_, space);
+    // Boxed in, placing for a restart, with no way out at all: the ball
+    // closed the one gap the opponents left (MSL restart drill, a free kick:
+    // four opponents round our robot, the ball in front of it; it stood
+    // there for seconds and the referee moved it). It goes past the ball,
+    // which the referee puts back on its spot at the restart.
+    const bool walled_in = !plan.reached_target && (plan.waypoints[1] - V(self.x, self.y)).norm() < 1e-3;
+    if (placing_ && !placing_for_kickoff_ && walled_in) {
+      std::vector<CircleObstacle> bodies;
+      for (const CircleObstacle& o : plan_round_)
+        if (o.body < 0.0) bodies.push_back(o);
+      if (bodies.size() < plan_round_.size()) {
+        PlanResult past_ball = escape_planner_.plan(V(self.x, self.y), V(tx, ty), bodies, space);
+        if (past_ball.inputs_valid && (past_ball.waypoints[1] - V(self.x, self.y)).norm() >= 1e-3)
+          plan = std::move(past_ball);
+      }
+    }
     if (plan.inputs_valid) {
       // Through a waypoint without braking; stop only where the path ends.
       if (plan.waypoints.size() > 2) stop_at_target = false;
@@ -1564,9 +1581,13 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // backs straight off it first, which leaves the ball where it lies (MSL:
     // a robot whose push was a foul carried the ball for the whole placement,
     // the free kick's spot with it, and the referee moved it off at the end).
-    // Not a taker, whose place is at the ball.
+    // Not a taker, whose place is at the ball. Nor a robot stuck backing
+    // (detouring): boxed in with an opponent against its back, it pushed
+    // into it at the pushing speed for six seconds and the referee moved it
+    // (MSL restart drill, a free kick); it turns onto its way instead, and
+    // the ball, swept aside, goes back to its spot at the restart.
     const V held(world.ball().position().x(), world.ball().position().y());
-    if (ball && holds_ball(self, held) && (place - held).norm() > taker_reach) {
+    if (ball && holds_ball(self, held) && (place - held).norm() > taker_reach && t >= placement_detour_until_) {
       v = Vel{};
       v.vx = -fraction * limit_or(league_.robot().max_speed(), 1.0);
     }

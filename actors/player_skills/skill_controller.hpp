@@ -412,6 +412,7 @@ class SkillController {
   bool placing_ = false;                    // this cycle: placing for a restart
   bool placing_for_kickoff_ = false;        // this cycle: placing for a kick-off
   PathPlanner planner_;
+  PathPlanner escape_planner_;  // boxed in placing: a way past the ball (its own cache)
   FreeSpace free_space_;                    // where our centre may be: field, goal mouths, run-off
   // Placing, robots that keep off our goal area plan without it, grown by
   // placing_goal_area_margin() and on beyond the end line through the goal

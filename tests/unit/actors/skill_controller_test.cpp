@@ -1845,6 +1845,108 @@ TEST(SkillController, PlacingRobotBacksOffABallInItsMouthAndLeavesItWhereItLies)
   EXPECT_GE(taker.step(world, place, 0, 0.0).velocity().vx(), 0.0);
 }
 
+TEST(SkillController, PlacingRobotBoxedInBehindStopsBackingOffTheBallInItsMouth) {
+  // MSL, the other team's free kick: our robot holds the ball in its mouth
+  // with an opponent standing against its back. Backing off the ball, it
+  // pushed into that opponent for six seconds, held to the pushing speed,
+  // and the referee moved it (a restart drill). Stuck, it turns onto its way
+  // instead, the ball swept aside. The scene stops the robot's centre
+  // short of the opponent's body and pushes the ball out of the robot.
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  const auto& league = config.league();
+  ASSERT_TRUE(league.robot().mouth_captures());
+  const double r = league.robot().radius();
+  const double contact = r + league.ball().radius();
+  SkillController skills(msg::BLUE, 5, league);
+  msg::PlayerInstruction place;
+  place.set_directive(msg::COACH_PLACE);
+  place.set_role(msg::ROLE_SUPPORTER);
+  place.set_restart(msg::RESTART_FREE_KICK);
+  place.mutable_ball_spot()->set_x(contact + 0.01);
+  place.set_keep_out_radius(league.rules().restart_distance());
+  place.mutable_placement()->set_x(-1.0);
+  place.mutable_placement()->set_y(3.5);
+  const double ox = -2.0 * r - 0.005, oy = 0.0;
+  double x = 0.0, y = 0.0, theta = 0.0, bx = contact + 0.01, by = 0.0;
+  int pushing_into_it = 0;
+  for (int k = 0; k < 200; ++k) {
+    msg::WorldEstimate world = blue_at(5, x, y, theta);
+    world.mutable_ball()->set_valid(true);
+    world.mutable_ball()->mutable_position()->set_x(bx);
+    world.mutable_ball()->mutable_position()->set_y(by);
+    add_opponents(world, {{ox, oy}});
+    const auto c = skills.step(world, place, k, 0.02 * k);
+    theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+    const double nx = x + 0.02 * c.velocity().vx() * std::cos(theta);
+    const double ny = y + 0.02 * c.velocity().vx() * std::sin(theta);
+    const bool blocked = std::hypot(nx - ox, ny - oy) < std::hypot(x - ox, y - oy) &&
+                         std::hypot(nx - ox, ny - oy) < 2.0 * r;
+    if (blocked) ++pushing_into_it;
+    if (!blocked) {
+      x = nx;
+      y = ny;
+    }
+    const double d = std::hypot(bx - x, by - y);
+    if (d < contact) {
+      bx = x + (bx - x) * contact / d;
+      by = y + (by - y) * contact / d;
+    }
+  }
+  EXPECT_LT(pushing_into_it, 100) << "cycles of 200 spent pushing into the opponent";
+  EXPECT_GT(std::hypot(x, y), 1.0) << "got out within 4 s: (" << x << ", " << y << ")";
+}
+
+TEST(SkillController, PlacingRobotBoxedInGoesPastTheBallWhenOpponentsLeaveNoOtherWay) {
+  // MSL, the other team's free kick: opponents stand against our robot on
+  // three sides and a fourth beyond the ball, which lies in the one gap
+  // they leave. Keeping off the ball, the planner found no way at all and
+  // the robot stood there until the referee moved it (a restart drill). It
+  // goes past the ball, which the referee puts back on its spot. The scene
+  // stops the robot short of an opponent and pushes the ball out of it.
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  const auto& league = config.league();
+  const double r = league.robot().radius();
+  const double contact = r + league.ball().radius();
+  SkillController skills(msg::BLUE, 5, league);
+  const double bx0 = 0.23, by0 = 0.30;
+  msg::PlayerInstruction place;
+  place.set_directive(msg::COACH_PLACE);
+  place.set_role(msg::ROLE_SUPPORTER);
+  place.set_restart(msg::RESTART_FREE_KICK);
+  place.mutable_ball_spot()->set_x(bx0);
+  place.mutable_ball_spot()->set_y(by0);
+  place.set_keep_out_radius(league.rules().restart_distance());
+  place.mutable_placement()->set_x(-2.9);
+  place.mutable_placement()->set_y(1.2);
+  const std::vector<std::pair<double, double>> opponents{
+      {-2.0 * r - 0.005, 0.0}, {0.1, -2.0 * r - 0.005}, {2.0 * r + 0.005, 0.05}, {0.05, 1.2}};
+  double x = 0.0, y = 0.0, theta = kPi / 2, bx = bx0, by = by0;
+  for (int k = 0; k < 150; ++k) {
+    msg::WorldEstimate world = blue_at(5, x, y, theta);
+    world.mutable_ball()->set_valid(true);
+    world.mutable_ball()->mutable_position()->set_x(bx);
+    world.mutable_ball()->mutable_position()->set_y(by);
+    add_opponents(world, opponents);
+    const auto c = skills.step(world, place, k, 0.02 * k);
+    theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+    const double nx = x + 0.02 * c.velocity().vx() * std::cos(theta);
+    const double ny = y + 0.02 * c.velocity().vx() * std::sin(theta);
+    bool blocked = false;
+    for (auto [ox, oy] : opponents)
+      blocked = blocked || (std::hypot(nx - ox, ny - oy) < 2.0 * r && std::hypot(nx - ox, ny - oy) < std::hypot(x - ox, y - oy));
+    if (!blocked) {
+      x = nx;
+      y = ny;
+    }
+    const double d = std::hypot(bx - x, by - y);
+    if (d < contact) {
+      bx = x + (bx - x) * contact / d;
+      by = y + (by - y) * contact / d;
+    }
+  }
+  EXPECT_GT(std::hypot(x, y), 0.5) << "still boxed in after 3 s at (" << x << ", " << y << ")";
+}
+
 TEST(SkillController, RestartTakerReachesAPlacementBeyondTheTouchLine) {
   // SSL throw-in: the taker stands behind the ball on the line from the
   // opponent goal, outside the touch line; pulling that target onto the
