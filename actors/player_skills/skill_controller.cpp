@@ -166,13 +166,14 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
         placing_ && avoid_goal_area_ && !in_own_goal_area(V(self.x, self.y), placing_goal_area_margin());
     const FreeSpace& space = off_area ? placing_space_[own_goal_x_ > 0.0 ? 1 : 0] : free_space_;
     PlanResult plan = planner_.plan(V(self.x, self.y), V(tx, ty), plan_round_, space);
-    // Boxed in, placing for a restart, with no way out at all: the ball
-    // closed the one gap the opponents left (MSL restart drill, a free kick:
-    // four opponents round our robot, the ball in front of it; it stood
-    // there for seconds and the referee moved it). It goes past the ball,
-    // which the referee puts back on its spot at the restart.
+    // Boxed in, placing for a restart at which it keeps its distance, with
+    // no way out at all: the ball closed the one gap the opponents left
+    // (MSL restart drill, a free kick: four opponents round our robot, the
+    // ball in front of it; it stood there for seconds and the referee moved
+    // it). It goes past the ball, which the referee puts back on its spot.
+    // Not at our own restarts, where it only has to stay off the ball.
     const bool walled_in = !plan.reached_target && (plan.waypoints[1] - V(self.x, self.y)).norm() < 1e-3;
-    if (placing_ && !placing_for_kickoff_ && walled_in) {
+    if (keeping_distance_ && walled_in) {
       std::vector<CircleObstacle> bodies;
       for (const CircleObstacle& o : plan_round_)
         if (o.body < 0.0) bodies.push_back(o);
@@ -1386,6 +1387,8 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   // placing for a restart included, goes round teammates.
   placing_ = instruction.directive() == msg::COACH_PLACE;
   placing_for_kickoff_ = placing_ && instruction.restart() == msg::RESTART_KICKOFF;
+  keeping_distance_ = placing_ && !placing_for_kickoff_ && std::isfinite(instruction.keep_out_radius()) &&
+                      instruction.keep_out_radius() > 0.0;
   give_way_ = params_.give_way && (placing_ || instruction.role() != msg::ROLE_ATTACKER);
   const bool ball = world.ball().valid();
   opponents_.clear();

@@ -411,6 +411,7 @@ class SkillController {
   bool give_way_ = false;                   // this cycle: go round teammates (see give_way_to_teammates)
   bool placing_ = false;                    // this cycle: placing for a restart
   bool placing_for_kickoff_ = false;        // this cycle: placing for a kick-off
+  bool keeping_distance_ = false;           // this cycle: placing for a restart with a keep-out radius
   PathPlanner planner_;
   PathPlanner escape_planner_;  // boxed in placing: a way past the ball (its own cache)
   FreeSpace free_space_;                    // where our centre may be: field, goal mouths, run-off

@@ -1907,50 +1907,60 @@ TEST(SkillController, PlacingRobotBoxedInGoesPastTheBallWhenOpponentsLeaveNoOthe
   const auto& league = config.league();
   const double r = league.robot().radius();
   const double contact = r + league.ball().radius();
-  SkillController skills(msg::BLUE, 5, league);
   const double bx0 = 0.23, by0 = 0.30;
-  msg::PlayerInstruction place;
-  place.set_directive(msg::COACH_PLACE);
-  place.set_role(msg::ROLE_SUPPORTER);
-  place.set_restart(msg::RESTART_FREE_KICK);
-  place.mutable_ball_spot()->set_x(bx0);
-  place.mutable_ball_spot()->set_y(by0);
-  place.set_keep_out_radius(league.rules().restart_distance());
-  place.mutable_placement()->set_x(-2.9);
-  place.mutable_placement()->set_y(1.2);
-  const std::vector<std::pair<double, double>> opponents{
-      {-2.0 * r - 0.005, 0.0}, {0.1, -2.0 * r - 0.005}, {2.0 * r + 0.005, 0.05}, {0.05, 1.2}};
   double x = 0.0, y = 0.0, theta = kPi / 2, bx = bx0, by = by0;
-  for (int k = 0; k < 150; ++k) {
-    msg::WorldEstimate world = blue_at(5, x, y, theta);
-    world.mutable_ball()->set_valid(true);
-    world.mutable_ball()->mutable_position()->set_x(bx);
-    world.mutable_ball()->mutable_position()->set_y(by);
-    add_opponents(world, opponents);
-    const auto c = skills.step(world, place, k, 0.02 * k);
-    theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
-    const double nx = x + 0.02 * c.velocity().vx() * std::cos(theta);
-    const double ny = y + 0.02 * c.velocity().vx() * std::sin(theta);
-    bool blocked = false;
-    for (auto [ox, oy] : opponents)
-      blocked = blocked || (std::hypot(nx - ox, ny - oy) < 2.0 * r && std::hypot(nx - ox, ny - oy) < std::hypot(x - ox, y - oy));
-    if (!blocked) {
-      x = nx;
-      y = ny;
+  auto run = [&](bool keep_distance) {
+    SkillController skills(msg::BLUE, 5, league);
+    x = 0.0, y = 0.0, theta = kPi / 2, bx = bx0, by = by0;
+    msg::PlayerInstruction place;
+    place.set_directive(msg::COACH_PLACE);
+    place.set_role(msg::ROLE_SUPPORTER);
+    place.set_restart(msg::RESTART_FREE_KICK);
+    place.mutable_ball_spot()->set_x(bx0);
+    place.mutable_ball_spot()->set_y(by0);
+    if (keep_distance) place.set_keep_out_radius(league.rules().restart_distance());
+    place.mutable_placement()->set_x(-2.9);
+    place.mutable_placement()->set_y(1.2);
+    const std::vector<std::pair<double, double>> opponents{
+        {-2.0 * r - 0.005, 0.0}, {0.1, -2.0 * r - 0.005}, {2.0 * r + 0.005, 0.05}, {0.05, 1.2}};
+    for (int k = 0; k < 150; ++k) {
+      msg::WorldEstimate world = blue_at(5, x, y, theta);
+      world.mutable_ball()->set_valid(true);
+      world.mutable_ball()->mutable_position()->set_x(bx);
+      world.mutable_ball()->mutable_position()->set_y(by);
+      add_opponents(world, opponents);
+      const auto c = skills.step(world, place, k, 0.02 * k);
+      theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+      const double nx = x + 0.02 * c.velocity().vx() * std::cos(theta);
+      const double ny = y + 0.02 * c.velocity().vx() * std::sin(theta);
+      bool blocked = false;
+      for (auto [ox, oy] : opponents)
+        blocked = blocked ||
+                  (std::hypot(nx - ox, ny - oy) < 2.0 * r && std::hypot(nx - ox, ny - oy) < std::hypot(x - ox, y - oy));
+      if (!blocked) {
+        x = nx;
+        y = ny;
+      }
+      const double d = std::hypot(bx - x, by - y);
+      if (d < contact) {
+        bx = x + (bx - x) * contact / d;
+        by = y + (by - y) * contact / d;
+      }
     }
-    const double d = std::hypot(bx - x, by - y);
-    if (d < contact) {
-      bx = x + (bx - x) * contact / d;
-      by = y + (by - y) * contact / d;
-    }
-  }
+  };
+  run(true);
   EXPECT_GT(std::hypot(x, y), 0.5) << "still boxed in after 3 s at (" << x << ", " << y << ")";
+  // At our own restart it only has to stay off the ball: it leaves the ball
+  // for our taker where the referee put it.
+  run(false);
+  EXPECT_LT(std::hypot(bx - bx0, by - by0), 0.01) << "pushed the ball at our own restart";
 }
 
 TEST(SkillController, RestartTakerReachesAPlacementBeyondTheTouchLine) {
   // SSL throw-in: the taker stands behind the ball on the line from the
   // opponent goal, outside the touch line; pulling that target onto the
-  // field would put the robot on the ball (seen: 189 repositions in 20 matches).
+  // field would put the robot on the ball (seen: 189 repositions in 20
+  // matches).
   const msg::MatchConfig ssl = runtime::preset_match_config("ssl");
   SkillController skills(msg::BLUE, 1, ssl.league());
   msg::PlayerInstruction place;
