@@ -63,6 +63,12 @@ std::optional<uint64_t> Arguments::unsigned_number(const std::string& name) cons
   return static_cast<uint64_t>(x);
 }
 
+std::string team_option(const Arguments& arguments) {
+  const std::string team = arguments.value("team").value_or("blue");
+  if (team != "blue" && team != "yellow") throw UsageError("--team must be blue or yellow, not '" + team + "'");
+  return team;
+}
+
 void write_text_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;

@@ -36,6 +36,10 @@ class Arguments {
   std::vector<std::string> positional_;
 };
 
+/// The value of --team: "blue" (the default) or "yellow". Throws UsageError
+/// naming anything else.
+std::string team_option(const Arguments& arguments);
+
 /// Writes `text` to the file at `path`, replacing it. Throws
 /// std::runtime_error("cannot write <path>") when any part of it fails.
 void write_text_file(const std::string& path, const std::string& text);

@@ -9,10 +9,27 @@
 #include <stdexcept>
 #include <thread>
 
+#include <unistd.h>
+
 #include "deploy/local_match.hpp"
 #include "runtime/statistics.hpp"
 
 namespace robocaf::deploy {
+
+DrillOptions drill_options(const Arguments& arguments, const std::string& command) {
+  DrillOptions options;
+  options.team_name = team_option(arguments);
+  options.team = options.team_name == "blue" ? msg::BLUE : msg::YELLOW;
+  options.jobs = arguments.unsigned_number("jobs").value_or(std::max(1u, std::thread::hardware_concurrency()));
+  if (options.jobs == 0) throw UsageError("--jobs must be at least 1");
+  const std::string log_dir = arguments.value("log-dir").value_or("");
+  options.keep_logs = !log_dir.empty();
+  options.dir = options.keep_logs ? std::filesystem::path(log_dir)
+                                  : std::filesystem::temp_directory_path() /
+                                        ("robocaf-" + command + "-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(options.dir);
+  return options;
+}
 
 DrillOutcome outcome_of(const sim::RestartReadiness& phase, msg::Team team) {
   const sim::RestartReadiness::Team& mine = team == msg::BLUE ? phase.blue : phase.yellow;

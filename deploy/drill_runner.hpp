@@ -4,16 +4,31 @@
 // summing up how a team stood at each.
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "messages/config.pb.h"
 #include "messages/game.pb.h"
+#include "deploy/cli.hpp"
 #include "messages/world.pb.h"
 #include "sim/restart_readiness.hpp"
 
 namespace robocaf::deploy {
+
+/// The options both drill commands take: --team (team_option()), --jobs J
+/// (default one per core) and --log-dir DIR (default a temporary folder
+/// named after the command, deleted afterwards). Throws UsageError for a
+/// bad value; creates the folder.
+struct DrillOptions {
+  std::string team_name;
+  msg::Team team = msg::BLUE;
+  std::uint64_t jobs = 1;
+  bool keep_logs = false;  // --log-dir given
+  std::filesystem::path dir;
+};
+DrillOptions drill_options(const Arguments& arguments, const std::string& command);
 
 /// How one team stood at one kick-off or restart.
 struct DrillOutcome {

@@ -9,17 +9,14 @@
 // seconds of simulated time, and each one's actor system runs one worker
 // thread, so its log is reproducible whatever --jobs is.
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include "deploy/cli.hpp"
 #include "deploy/commands.hpp"
@@ -51,17 +48,11 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
     return 0;
   }
   if (arguments.positional().empty()) throw UsageError(std::string("give at least one game log\n") + kKickoffDrillUsage);
-  const std::string team_name = arguments.value("team").value_or("blue");
-  if (team_name != "blue" && team_name != "yellow")
-    throw UsageError("--team must be blue or yellow, not '" + team_name + "'");
-  const msg::Team team = team_name == "blue" ? msg::BLUE : msg::YELLOW;
-  const uint64_t jobs = arguments.unsigned_number("jobs").value_or(std::max(1u, std::thread::hardware_concurrency()));
-  if (jobs == 0) throw UsageError("--jobs must be at least 1");
-  const std::string log_dir = arguments.value("log-dir").value_or("");
+  const DrillOptions options = drill_options(arguments, "kickoff-drill");
+  const std::string& team_name = options.team_name;
+  const msg::Team team = options.team;
   namespace fs = std::filesystem;
-  const fs::path dir = log_dir.empty() ? fs::temp_directory_path() / ("robocaf-kickoff-drill-" + std::to_string(::getpid()))
-                                       : fs::path(log_dir);
-  fs::create_directories(dir);
+  const fs::path& dir = options.dir;
 
   struct Drill {
     sim::GoalMoment goal;
@@ -92,15 +83,15 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
     }
   }
   std::cerr << "robocaf kickoff-drill: " << drills.size() << " goals by " << team_name << " in "
-            << arguments.positional().size() << " logs, " << jobs << " at a time" << std::endl;
-  run_drills(runs, jobs, !log_dir.empty());
+            << arguments.positional().size() << " logs, " << options.jobs << " at a time" << std::endl;
+  run_drills(runs, options.jobs, options.keep_logs);
   for (size_t i = 0; i < runs.size(); ++i) {
     if (runs[i].error.empty() && runs[i].phase->restart != msg::RESTART_KICKOFF)
       runs[i].error = "the drill's log " + runs[i].log + " has no kick-off";
     // The scorers play yellow in the drill.
     if (runs[i].error.empty()) drills[i].replayed = outcome_of(*runs[i].phase, msg::YELLOW);
   }
-  if (log_dir.empty()) fs::remove_all(dir);
+  if (!options.keep_logs) fs::remove_all(dir);
 
   DrillColumn logged, replayed;
   unsigned failed = 0;

@@ -4,18 +4,15 @@
 // build from where every robot stood when the referee called it
 // (sim::restart_drill()), beside the same restart as the log has it.
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include "deploy/cli.hpp"
 #include "deploy/commands.hpp"
@@ -55,10 +52,6 @@ int restart_drill_command(const std::vector<std::string>& args) {
     return 0;
   }
   if (arguments.positional().empty()) throw UsageError(std::string("give at least one game log\n") + kRestartDrillUsage);
-  const std::string team_name = arguments.value("team").value_or("blue");
-  if (team_name != "blue" && team_name != "yellow")
-    throw UsageError("--team must be blue or yellow, not '" + team_name + "'");
-  const msg::Team team = team_name == "blue" ? msg::BLUE : msg::YELLOW;
   std::optional<msg::RestartKind> only;
   if (auto name = arguments.value("restart")) {
     const auto it = kRestartNames.find(*name);
@@ -67,13 +60,11 @@ int restart_drill_command(const std::vector<std::string>& args) {
                        "'");
     only = it->second;
   }
-  const uint64_t jobs = arguments.unsigned_number("jobs").value_or(std::max(1u, std::thread::hardware_concurrency()));
-  if (jobs == 0) throw UsageError("--jobs must be at least 1");
-  const std::string log_dir = arguments.value("log-dir").value_or("");
+  const DrillOptions options = drill_options(arguments, "restart-drill");
+  const std::string& team_name = options.team_name;
+  const msg::Team team = options.team;
   namespace fs = std::filesystem;
-  const fs::path dir = log_dir.empty() ? fs::temp_directory_path() / ("robocaf-restart-drill-" + std::to_string(::getpid()))
-                                       : fs::path(log_dir);
-  fs::create_directories(dir);
+  const fs::path& dir = options.dir;
 
   struct Drill {
     sim::RestartMoment moment;
@@ -106,14 +97,14 @@ int restart_drill_command(const std::vector<std::string>& args) {
     }
   }
   std::cerr << "robocaf restart-drill: " << drills.size() << " restarts in " << arguments.positional().size()
-            << " logs, " << jobs << " at a time" << std::endl;
-  run_drills(runs, jobs, !log_dir.empty());
+            << " logs, " << options.jobs << " at a time" << std::endl;
+  run_drills(runs, options.jobs, options.keep_logs);
   for (size_t i = 0; i < runs.size(); ++i) {
     if (runs[i].error.empty() && runs[i].phase->restart != drills[i].moment.kind)
       runs[i].error = "the drill's log " + runs[i].log + " opens with another restart";
     if (runs[i].error.empty()) drills[i].replayed = outcome_of(*runs[i].phase, team);
   }
-  if (log_dir.empty()) fs::remove_all(dir);
+  if (!options.keep_logs) fs::remove_all(dir);
 
   // Rows by restart, in the order of RestartKind.
   std::map<int, std::pair<DrillColumn, DrillColumn>> by_kind;

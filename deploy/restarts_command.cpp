@@ -50,9 +50,7 @@ int restarts_command(const std::vector<std::string>& args) {
     return 0;
   }
   if (arguments.positional().empty()) throw UsageError(std::string("give at least one game log\n") + kRestartsUsage);
-  const std::string team_name = arguments.value("team").value_or("blue");
-  if (team_name != "blue" && team_name != "yellow")
-    throw UsageError("--team must be blue or yellow, not '" + team_name + "'");
+  const std::string team_name = team_option(arguments);
   const msg::Team team = team_name == "blue" ? msg::BLUE : msg::YELLOW;
 
   // (restart kind, whose): "theirs", "ours" (judged at kick-offs only) or "both" (drop ball).
