@@ -1387,8 +1387,6 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   // placing for a restart included, goes round teammates.
   placing_ = instruction.directive() == msg::COACH_PLACE;
   placing_for_kickoff_ = placing_ && instruction.restart() == msg::RESTART_KICKOFF;
-  keeping_distance_ = placing_ && !placing_for_kickoff_ && std::isfinite(instruction.keep_out_radius()) &&
-                      instruction.keep_out_radius() > 0.0;
   give_way_ = params_.give_way && (placing_ || instruction.role() != msg::ROLE_ATTACKER);
   const bool ball = world.ball().valid();
   opponents_.clear();
@@ -1450,6 +1448,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
           : std::nullopt;
   const double keep_out = instruction.keep_out_radius();
   const bool keeps_out = spot && std::isfinite(keep_out) && keep_out > 0.0;
+  keeping_distance_ = placing_ && !placing_for_kickoff_ && keeps_out;
   // The circle placing robots keep out of: the distance and half a radius.
   const double R = keep_out + 0.5 * league_.robot().radius();
   plan_round_ = opponents_;

@@ -1845,43 +1845,30 @@ TEST(SkillController, PlacingRobotBacksOffABallInItsMouthAndLeavesItWhereItLies)
   EXPECT_GE(taker.step(world, place, 0, 0.0).velocity().vx(), 0.0);
 }
 
-TEST(SkillController, PlacingRobotBoxedInBehindStopsBackingOffTheBallInItsMouth) {
-  // MSL, the other team's free kick: our robot holds the ball in its mouth
-  // with an opponent standing against its back. Backing off the ball, it
-  // pushed into that opponent for six seconds, held to the pushing speed,
-  // and the referee moved it (a restart drill). Stuck, it turns onto its way
-  // instead, the ball swept aside. The scene stops the robot's centre
-  // short of the opponent's body and pushes the ball out of the robot.
-  const msg::MatchConfig config = runtime::preset_match_config("msl");
-  const auto& league = config.league();
-  ASSERT_TRUE(league.robot().mouth_captures());
-  const double r = league.robot().radius();
-  const double contact = r + league.ball().radius();
-  SkillController skills(msg::BLUE, 5, league);
-  msg::PlayerInstruction place;
-  place.set_directive(msg::COACH_PLACE);
-  place.set_role(msg::ROLE_SUPPORTER);
-  place.set_restart(msg::RESTART_FREE_KICK);
-  place.mutable_ball_spot()->set_x(contact + 0.01);
-  place.set_keep_out_radius(league.rules().restart_distance());
-  place.mutable_placement()->set_x(-1.0);
-  place.mutable_placement()->set_y(3.5);
-  const double ox = -2.0 * r - 0.005, oy = 0.0;
-  double x = 0.0, y = 0.0, theta = 0.0, bx = contact + 0.01, by = 0.0;
-  int pushing_into_it = 0;
-  for (int k = 0; k < 200; ++k) {
-    msg::WorldEstimate world = blue_at(5, x, y, theta);
-    world.mutable_ball()->set_valid(true);
-    world.mutable_ball()->mutable_position()->set_x(bx);
-    world.mutable_ball()->mutable_position()->set_y(by);
-    add_opponents(world, {{ox, oy}});
-    const auto c = skills.step(world, place, k, 0.02 * k);
+// An MSL robot (blue 5) driven by its own commands among opponents standing
+// still: it stops short of any it would move into (centres nearer than two
+// radii), and pushes the ball out of itself when the two overlap.
+struct BoxedInScene {
+  explicit BoxedInScene(const msg::LeaguePreset& league, std::vector<std::pair<double, double>> at)
+      : r(league.robot().radius()), contact(r + league.ball().radius()), opponents(std::move(at)) {}
+
+  msg::WorldEstimate world() const {
+    msg::WorldEstimate w = blue_at(5, x, y, theta);
+    w.mutable_ball()->set_valid(true);
+    w.mutable_ball()->mutable_position()->set_x(bx);
+    w.mutable_ball()->mutable_position()->set_y(by);
+    add_opponents(w, opponents);
+    return w;
+  }
+  // One 20 ms cycle of the command; whether an opponent held the robot back.
+  bool step(const msg::MotionCommand& c) {
     theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
     const double nx = x + 0.02 * c.velocity().vx() * std::cos(theta);
     const double ny = y + 0.02 * c.velocity().vx() * std::sin(theta);
-    const bool blocked = std::hypot(nx - ox, ny - oy) < std::hypot(x - ox, y - oy) &&
-                         std::hypot(nx - ox, ny - oy) < 2.0 * r;
-    if (blocked) ++pushing_into_it;
+    bool blocked = false;
+    for (auto [ox, oy] : opponents)
+      blocked = blocked ||
+                (std::hypot(nx - ox, ny - oy) < 2.0 * r && std::hypot(nx - ox, ny - oy) < std::hypot(x - ox, y - oy));
     if (!blocked) {
       x = nx;
       y = ny;
@@ -1891,9 +1878,39 @@ TEST(SkillController, PlacingRobotBoxedInBehindStopsBackingOffTheBallInItsMouth)
       bx = x + (bx - x) * contact / d;
       by = y + (by - y) * contact / d;
     }
+    return blocked;
   }
+
+  double r, contact;
+  std::vector<std::pair<double, double>> opponents;
+  double x = 0.0, y = 0.0, theta = 0.0, bx = 0.0, by = 0.0;
+};
+
+TEST(SkillController, PlacingRobotBoxedInBehindStopsBackingOffTheBallInItsMouth) {
+  // MSL, the other team's free kick: our robot holds the ball in its mouth
+  // with an opponent standing against its back. Backing off the ball, it
+  // pushed into that opponent for six seconds, held to the pushing speed,
+  // and the referee moved it (a restart drill). Stuck, it turns onto its way
+  // instead, the ball swept aside.
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  const auto& league = config.league();
+  ASSERT_TRUE(league.robot().mouth_captures());
+  BoxedInScene scene(league, {{-2.0 * league.robot().radius() - 0.005, 0.0}});
+  scene.bx = scene.contact + 0.01;
+  SkillController skills(msg::BLUE, 5, league);
+  msg::PlayerInstruction place;
+  place.set_directive(msg::COACH_PLACE);
+  place.set_role(msg::ROLE_SUPPORTER);
+  place.set_restart(msg::RESTART_FREE_KICK);
+  place.mutable_ball_spot()->set_x(scene.bx);
+  place.set_keep_out_radius(league.rules().restart_distance());
+  place.mutable_placement()->set_x(-1.0);
+  place.mutable_placement()->set_y(3.5);
+  int pushing_into_it = 0;
+  for (int k = 0; k < 200; ++k)
+    if (scene.step(skills.step(scene.world(), place, k, 0.02 * k))) ++pushing_into_it;
   EXPECT_LT(pushing_into_it, 100) << "cycles of 200 spent pushing into the opponent";
-  EXPECT_GT(std::hypot(x, y), 1.0) << "got out within 4 s: (" << x << ", " << y << ")";
+  EXPECT_GT(std::hypot(scene.x, scene.y), 1.0) << "got out within 4 s: (" << scene.x << ", " << scene.y << ")";
 }
 
 TEST(SkillController, PlacingRobotBoxedInGoesPastTheBallWhenOpponentsLeaveNoOtherWay) {
@@ -1901,17 +1918,18 @@ TEST(SkillController, PlacingRobotBoxedInGoesPastTheBallWhenOpponentsLeaveNoOthe
   // three sides and a fourth beyond the ball, which lies in the one gap
   // they leave. Keeping off the ball, the planner found no way at all and
   // the robot stood there until the referee moved it (a restart drill). It
-  // goes past the ball, which the referee puts back on its spot. The scene
-  // stops the robot short of an opponent and pushes the ball out of it.
+  // goes past the ball, which the referee puts back on its spot.
   const msg::MatchConfig config = runtime::preset_match_config("msl");
   const auto& league = config.league();
   const double r = league.robot().radius();
-  const double contact = r + league.ball().radius();
   const double bx0 = 0.23, by0 = 0.30;
-  double x = 0.0, y = 0.0, theta = kPi / 2, bx = bx0, by = by0;
   auto run = [&](bool keep_distance) {
+    BoxedInScene scene(league,
+                       {{-2.0 * r - 0.005, 0.0}, {0.1, -2.0 * r - 0.005}, {2.0 * r + 0.005, 0.05}, {0.05, 1.2}});
+    scene.theta = kPi / 2;
+    scene.bx = bx0;
+    scene.by = by0;
     SkillController skills(msg::BLUE, 5, league);
-    x = 0.0, y = 0.0, theta = kPi / 2, bx = bx0, by = by0;
     msg::PlayerInstruction place;
     place.set_directive(msg::COACH_PLACE);
     place.set_role(msg::ROLE_SUPPORTER);
@@ -1921,39 +1939,16 @@ TEST(SkillController, PlacingRobotBoxedInGoesPastTheBallWhenOpponentsLeaveNoOthe
     if (keep_distance) place.set_keep_out_radius(league.rules().restart_distance());
     place.mutable_placement()->set_x(-2.9);
     place.mutable_placement()->set_y(1.2);
-    const std::vector<std::pair<double, double>> opponents{
-        {-2.0 * r - 0.005, 0.0}, {0.1, -2.0 * r - 0.005}, {2.0 * r + 0.005, 0.05}, {0.05, 1.2}};
-    for (int k = 0; k < 150; ++k) {
-      msg::WorldEstimate world = blue_at(5, x, y, theta);
-      world.mutable_ball()->set_valid(true);
-      world.mutable_ball()->mutable_position()->set_x(bx);
-      world.mutable_ball()->mutable_position()->set_y(by);
-      add_opponents(world, opponents);
-      const auto c = skills.step(world, place, k, 0.02 * k);
-      theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
-      const double nx = x + 0.02 * c.velocity().vx() * std::cos(theta);
-      const double ny = y + 0.02 * c.velocity().vx() * std::sin(theta);
-      bool blocked = false;
-      for (auto [ox, oy] : opponents)
-        blocked = blocked ||
-                  (std::hypot(nx - ox, ny - oy) < 2.0 * r && std::hypot(nx - ox, ny - oy) < std::hypot(x - ox, y - oy));
-      if (!blocked) {
-        x = nx;
-        y = ny;
-      }
-      const double d = std::hypot(bx - x, by - y);
-      if (d < contact) {
-        bx = x + (bx - x) * contact / d;
-        by = y + (by - y) * contact / d;
-      }
-    }
+    for (int k = 0; k < 150; ++k) scene.step(skills.step(scene.world(), place, k, 0.02 * k));
+    return scene;
   };
-  run(true);
-  EXPECT_GT(std::hypot(x, y), 0.5) << "still boxed in after 3 s at (" << x << ", " << y << ")";
+  const BoxedInScene theirs = run(true);
+  EXPECT_GT(std::hypot(theirs.x, theirs.y), 0.5)
+      << "still boxed in after 3 s at (" << theirs.x << ", " << theirs.y << ")";
   // At our own restart it only has to stay off the ball: it leaves the ball
   // for our taker where the referee put it.
-  run(false);
-  EXPECT_LT(std::hypot(bx - bx0, by - by0), 0.01) << "pushed the ball at our own restart";
+  const BoxedInScene ours = run(false);
+  EXPECT_LT(std::hypot(ours.bx - bx0, ours.by - by0), 0.01) << "pushed the ball at our own restart";
 }
 
 TEST(SkillController, RestartTakerReachesAPlacementBeyondTheTouchLine) {
