@@ -27,7 +27,6 @@ DrillOptions drill_options(const Arguments& arguments, const std::string& comman
   options.dir = options.keep_logs ? std::filesystem::path(log_dir)
                                   : std::filesystem::temp_directory_path() /
                                         ("robocaf-" + command + "-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(options.dir);
   return options;
 }
 
@@ -94,6 +93,15 @@ void run_drills(std::vector<DrillRun>& runs, std::uint64_t jobs, bool keep_logs)
                 << std::endl;
     }
   };
+  // The logs' folders, before the workers start.
+  for (DrillRun& run : runs) {
+    if (!run.error.empty()) continue;
+    try {
+      std::filesystem::create_directories(std::filesystem::path(run.log).parent_path());
+    } catch (const std::exception& e) {
+      run.error = e.what();
+    }
+  }
   std::vector<std::thread> threads;
   for (std::uint64_t j = 0; j < std::min<std::uint64_t>(jobs, runs.size()); ++j) threads.emplace_back(worker);
   for (auto& thread : threads) thread.join();

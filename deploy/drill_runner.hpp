@@ -20,7 +20,8 @@ namespace robocaf::deploy {
 /// The options both drill commands take: --team (team_option()), --jobs J
 /// (default one per core) and --log-dir DIR (default a temporary folder
 /// named after the command, deleted afterwards). Throws UsageError for a
-/// bad value; creates the folder.
+/// bad value. The folder is made by run_drills(), once there is a drill to
+/// play: a log that cannot be read leaves nothing behind.
 struct DrillOptions {
   std::string team_name;
   msg::Team team = msg::BLUE;
@@ -64,7 +65,8 @@ struct DrillRun {
 
 /// Plays every run that has no error yet (`jobs` at a time, each in its own actor system with one
 /// worker thread, so a log is the same whatever `jobs` is), printing
-/// "[k/n]" lines to stderr. Deletes each log unless `keep_logs`.
+/// "[k/n]" lines to stderr. Makes the logs' folders first; deletes each log
+/// unless `keep_logs`.
 void run_drills(std::vector<DrillRun>& runs, std::uint64_t jobs, bool keep_logs);
 
 }  // namespace robocaf::deploy

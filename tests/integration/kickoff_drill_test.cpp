@@ -84,6 +84,12 @@ TEST(KickoffDrillCommand, AnUnreadableLogIsAnErrorThatNamesIt) {
   auto result = run("kickoff-drill /nonexistent/match.rclog");
   EXPECT_NE(result.status, 0);
   EXPECT_NE(result.output.find("/nonexistent/match.rclog"), std::string::npos) << result.output;
+  // Nothing is left behind: the logs' folder is made only for drills to play.
+  const std::string dir = temp_path("unplayed_drill_logs");
+  std::filesystem::remove_all(dir);
+  result = run("kickoff-drill /nonexistent/match.rclog --log-dir " + dir);
+  EXPECT_NE(result.status, 0);
+  EXPECT_FALSE(std::filesystem::exists(dir)) << dir;
 }
 
 }  // namespace
