@@ -1,6 +1,7 @@
 #include "actors/player_skills/oncoming.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace robocaf::actors {
 
@@ -15,6 +16,19 @@ bool on_collision_course(const Eigen::Vector2d& self, const Eigen::Vector2d& sel
   if (c2 < 1e-9 || p.dot(closing) >= 0.0) return false;
   const double meet = std::min(-p.dot(closing) / c2, horizon);
   return (p + closing * meet).norm() < reach;
+}
+
+std::vector<CircleObstacle> way_ahead(const Eigen::Vector2d& centre, const Eigen::Vector2d& velocity, double radius,
+                                      double seconds, const Eigen::Vector2d& keep_free, double free_radius) {
+  std::vector<CircleObstacle> bodies;
+  if (!velocity.allFinite() || !centre.allFinite() || !(seconds > 0.0) || !(radius > 0.0)) return bodies;
+  const double run = velocity.norm() * seconds;
+  const int n = static_cast<int>(std::ceil(run / radius - 1e-9));
+  for (int k = 1; k <= n; ++k) {
+    const Eigen::Vector2d at = centre + velocity * (seconds * k / n);
+    if ((at - keep_free).norm() > free_radius) bodies.push_back({at, radius});
+  }
+  return bodies;
 }
 
 }  // namespace robocaf::actors

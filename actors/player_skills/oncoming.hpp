@@ -1,7 +1,11 @@
 #pragma once
 // Robots meeting while they place for a restart.
 
+#include <vector>
+
 #include <Eigen/Core>
+
+#include "actors/player_skills/path_planner.hpp"
 
 namespace robocaf::actors {
 
@@ -12,5 +16,16 @@ namespace robocaf::actors {
 bool on_collision_course(const Eigen::Vector2d& self, const Eigen::Vector2d& self_velocity,
                          const Eigen::Vector2d& other, const Eigen::Vector2d& other_velocity, double reach,
                          double horizon);
+
+/// Bodies of `radius` along the way a robot at `centre` moving at
+/// `velocity` goes within `seconds`, going on as it goes: at most a radius
+/// apart from its centre (not included) to where it will be, so a
+/// plan round them passes behind a robot crossing its way rather than in
+/// front, where it is going. The robot itself is not among them. Those
+/// that would cover `keep_free` (a start the plan must leave) within
+/// `free_radius` are left out. None for a non-finite velocity or a
+/// non-positive time.
+std::vector<CircleObstacle> way_ahead(const Eigen::Vector2d& centre, const Eigen::Vector2d& velocity, double radius,
+                                      double seconds, const Eigen::Vector2d& keep_free, double free_radius);
 
 }  // namespace robocaf::actors

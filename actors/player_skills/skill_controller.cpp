@@ -1494,7 +1494,21 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
                                                 params_.placement_collision_horizon);
       const bool round_this =
           (every_one && distance <= at_hand) || (standing_ones && standing && distance <= at_hand_standing) || oncoming;
-      if (round_this) plan_round_.push_back({centre, r});
+      if (round_this) {
+        plan_round_.push_back({centre, r});
+        // And round where it goes: planned round where it stood, the way of
+        // a scorer running back led in front of the other team's robots
+        // crossing it to their places, or their keeper going to its goal;
+        // they met and pushed, and it turned about for seconds (MSL
+        // kick-off drills, seeds 21-40 and their logs of two builds: moved
+        // 8 -> 2 to 5 of 951, over 7 s 33 -> 25 to 28). Not at other
+        // restarts, whose places lie near and among the opponents' (MSL
+        // restart drills: moved 3 -> 6 of 1717).
+        if (instruction.restart() == msg::RESTART_KICKOFF)
+          for (const CircleObstacle& o : way_ahead(centre, velocity, r, params_.placement_sweep_seconds, V(self.x, self.y),
+                                                   2.0 * r + params_.opponent_clearance))
+            plan_round_.push_back(o);
+      }
     }
     // Round the ball and the spot it goes back to, unless the place is at
     // the ball (the taker's). Going round only the target's last leg, a robot

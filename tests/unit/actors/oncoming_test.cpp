@@ -24,5 +24,29 @@ TEST(OnCollisionCourse, HeadOnAndCrossingYesRunningPastOrApartNo) {
   EXPECT_TRUE(on_collision_course(V(0, 0), V(NAN, 0), V(1, 0), V(-2, 0), reach, horizon));
 }
 
+TEST(WayAhead, BodiesARadiusApartAlongWhereItGoesLeavingTheStartFree) {
+  const double r = 0.25;
+  // 1 m/s for 1 s: four bodies 0.25 m apart, the last where it will be.
+  const std::vector<CircleObstacle> way = way_ahead(V(2, 0), V(0, 1), r, 1.0, V(-5, 0), 0.6);
+  ASSERT_EQ(way.size(), 4u);
+  for (size_t k = 0; k < way.size(); ++k) {
+    EXPECT_NEAR(way[k].centre.x(), 2.0, 1e-12);
+    EXPECT_NEAR(way[k].centre.y(), 0.25 * double(k + 1), 1e-12);
+    EXPECT_EQ(way[k].radius, r);
+    EXPECT_LT(way[k].body, 0.0) << "a body, not a zone";
+  }
+  // 0.9 m: still at most a radius apart (four, 0.225 m).
+  EXPECT_EQ(way_ahead(V(2, 0), V(0, 0.9), r, 1.0, V(-5, 0), 0.6).size(), 4u);
+  // Coming at the start (0, 0) from (2, 0): those within 0.6 m of it are left out.
+  const std::vector<CircleObstacle> at_us = way_ahead(V(2, 0), V(-2, 0), r, 1.0, V(0, 0), 0.6);
+  ASSERT_FALSE(at_us.empty());
+  for (const CircleObstacle& o : at_us) EXPECT_GT(o.centre.norm(), 0.6);
+  EXPECT_NEAR(at_us.back().centre.x(), 0.75, 1e-12);
+  // Standing, not a number, or no time: nothing ahead of it.
+  EXPECT_EQ(way_ahead(V(2, 0), V(0, 0), r, 1.0, V(-5, 0), 0.6).size(), 0u);
+  EXPECT_TRUE(way_ahead(V(2, 0), V(NAN, 1), r, 1.0, V(-5, 0), 0.6).empty());
+  EXPECT_TRUE(way_ahead(V(2, 0), V(0, 1), r, 0.0, V(-5, 0), 0.6).empty());
+}
+
 }  // namespace
 }  // namespace robocaf::actors

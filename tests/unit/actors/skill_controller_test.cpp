@@ -55,6 +55,7 @@ struct MiniWorld {
   // Yellow robots the camera sees, standing still; the ball passes through
   // them (where it would have hit one is for the test to judge).
   std::vector<std::pair<double, double>> opponents;
+  std::vector<double> opponent_headings;  // rad, for the first ones (0 for the rest): differential robots move along them
   // Blue robots 2, 3, ... standing still, likewise.
   std::vector<std::pair<double, double>> teammates;
   // Robots standing still that the camera does not see (behind an onboard
@@ -86,17 +87,19 @@ struct MiniWorld {
     r->set_y(y + 0.002 * noise(rng));
     r->set_orientation(theta + 0.02 * noise(rng));
     // Robots standing still, seen with the same noise as ours.
-    auto add_standing = [&](msg::DetectionRobot* d, uint32_t id, const std::pair<double, double>& at) {
+    auto add_standing = [&](msg::DetectionRobot* d, uint32_t id, const std::pair<double, double>& at,
+                            double heading) {
       d->set_robot_id(id);
       d->set_confidence(1.0);
       d->set_x(at.first + 0.002 * noise(rng));
       d->set_y(at.second + 0.002 * noise(rng));
-      d->set_orientation(0.0);
+      d->set_orientation(heading);
     };
     for (size_t i = 0; i < teammates.size(); ++i)
-      add_standing(frame.add_robots_blue(), static_cast<uint32_t>(i + 2), teammates[i]);
+      add_standing(frame.add_robots_blue(), static_cast<uint32_t>(i + 2), teammates[i], 0.0);
     for (size_t i = 0; i < opponents.size(); ++i)
-      add_standing(frame.add_robots_yellow(), static_cast<uint32_t>(i + 1), opponents[i]);
+      add_standing(frame.add_robots_yellow(), static_cast<uint32_t>(i + 1), opponents[i],
+                   i < opponent_headings.size() ? opponent_headings[i] : 0.0);
     auto* b = frame.add_balls();
     b->set_confidence(1.0);
     b->set_x(bx + 0.002 * noise(rng));
@@ -1069,27 +1072,33 @@ TEST(SkillController, PlacingRobotGoesRoundOpponentsAtHandBeforeTouchingOneUnles
 }
 
 // A robot placing for an MSL kick-off runs back from (8, 2) to (-1.5, 2),
-// with an opponent standing at `opponent` (none if empty): when it is back
-// in its half (s, or -1 if it is not within 6 s) and how close it came to
-// the opponent's centre.
+// with an opponent at `opponent` (none if empty) moving at
+// `opponent_velocity` (m/s): when it is back in its half (s, or -1 if it is
+// not within 6 s) and how close it came to the opponent's centre.
 struct RunBack {
   double back_at = -1.0;
   double closest = 1e9;
 };
-RunBack run_back_past(const SkillParams& params, std::optional<std::pair<double, double>> opponent) {
+RunBack run_back_past(const SkillParams& params, std::optional<std::pair<double, double>> opponent,
+                      std::pair<double, double> opponent_velocity = {0.0, 0.0}) {
   MiniWorld w(runtime::preset_match_config("msl"), params);
   const double r = w.league.robot().radius();
   w.x = 8.0;  // far enough to be up to speed before it comes near the opponent
   w.y = 2.0;
   w.theta = kPi;
   if (opponent) w.opponents = {*opponent};
+  w.opponent_headings = {std::atan2(opponent_velocity.second, opponent_velocity.first)};
   w.ball_moves = false;
   msg::PlayerInstruction place = placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, -1.5, 2.0, kPi);
   place.mutable_ball_spot();
   RunBack run;
   for (int k = 0; k < 6 * 50; ++k) {
     w.step(place);
-    if (opponent) run.closest = std::min(run.closest, std::hypot(w.x - opponent->first, w.y - opponent->second));
+    if (opponent) {
+      run.closest = std::min(run.closest, std::hypot(w.x - w.opponents[0].first, w.y - w.opponents[0].second));
+      w.opponents[0].first += opponent_velocity.first * w.config.sim().control_period();
+      w.opponents[0].second += opponent_velocity.second * w.config.sim().control_period();
+    }
     if (run.back_at < 0.0 && w.x < -r) run.back_at = w.t;
   }
   return run;
@@ -1114,6 +1123,31 @@ TEST(SkillController, RobotRunningBackToAKickoffGoesRoundAnOpponentStandingInIts
   at_hand_only.placement_still_opponent_lookahead = 0.0;
   EXPECT_LT(run_back_past(at_hand_only, in_the_way).closest, 2.0 * r)
       << "the test scene would not test looking ahead";
+}
+
+TEST(SkillController, RobotRunningBackToAKickoffPassesBehindAnOpponentCrossingItsWay) {
+  // MSL: scorers running back from the other team's goal met its robots
+  // crossing their way to their own places, and the keeper to its goal.
+  // Planned round where the other robot stood, the way led in front of it,
+  // where it was going: the two met, pushed, and the scorer turned about
+  // for seconds (kick-off drills, seeds 21-40: 6 of 484 robots moved). The
+  // way it goes within placement_sweep_seconds is planned round too, so the
+  // robot passes behind it.
+  const double r = runtime::preset_match_config("msl").league().robot().radius();
+  const std::pair<double, double> from{4.0, 0.0}, crossing{0.0, 0.8};
+  const RunBack free_run = run_back_past(SkillParams{}, std::nullopt);
+  ASSERT_GT(free_run.back_at, 0.0);
+  const RunBack behind = run_back_past(SkillParams{}, from, crossing);
+  EXPECT_GT(behind.closest, 2.0 * r + 0.05) << "ran into the opponent";
+  EXPECT_GT(behind.back_at, 0.0);
+  EXPECT_LT(behind.back_at, free_run.back_at + 0.3) << "slowed down going round";
+  SkillParams where_it_stands;
+  where_it_stands.placement_sweep_seconds = 0.0;
+  const RunBack in_front = run_back_past(where_it_stands, from, crossing);
+  EXPECT_TRUE(in_front.closest < 2.0 * r + 0.05 || in_front.back_at < 0.0 ||
+              in_front.back_at > behind.back_at + 0.3)
+      << "the test scene would not test the way ahead: closest " << in_front.closest << " m, back at "
+      << in_front.back_at << " s against " << behind.back_at << " s";
 }
 
 // An MSL robot running at full speed along `heading` (rad) is sent to a
@@ -1883,6 +1917,7 @@ struct BoxedInScene {
 
   double r, contact;
   std::vector<std::pair<double, double>> opponents;
+  std::vector<double> opponent_headings;  // rad, for the first ones (0 for the rest): differential robots move along them
   double x = 0.0, y = 0.0, theta = 0.0, bx = 0.0, by = 0.0;
 };
 
