@@ -26,7 +26,8 @@ std::vector<CircleObstacle> way_ahead(const Eigen::Vector2d& centre, const Eigen
   const int n = static_cast<int>(std::ceil(run / radius - 1e-9));
   for (int k = 1; k <= n; ++k) {
     const Eigen::Vector2d at = centre + velocity * (seconds * k / n);
-    if ((at - keep_free).norm() > free_radius) bodies.push_back({at, radius});
+    if ((at - keep_free).norm() <= free_radius) break;
+    bodies.push_back({at, radius});
   }
   return bodies;
 }

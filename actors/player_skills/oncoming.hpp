@@ -21,10 +21,11 @@ bool on_collision_course(const Eigen::Vector2d& self, const Eigen::Vector2d& sel
 /// `velocity` goes within `seconds`, going on as it goes: at most a radius
 /// apart from its centre (not included) to where it will be, so a
 /// plan round them passes behind a robot crossing its way rather than in
-/// front, where it is going. The robot itself is not among them. Those
-/// that would cover `keep_free` (a start the plan must leave) within
-/// `free_radius` are left out. None for a non-finite velocity or a
-/// non-positive time.
+/// front, where it is going. The robot itself is not among them. The way
+/// ends before it comes within `free_radius` of `keep_free` (the planning
+/// robot's start): a robot coming at it would meet it there, and bodies on
+/// past it boxed in a robot that an opponent ran at. None for a non-finite
+/// velocity or a non-positive time.
 std::vector<CircleObstacle> way_ahead(const Eigen::Vector2d& centre, const Eigen::Vector2d& velocity, double radius,
                                       double seconds, const Eigen::Vector2d& keep_free, double free_radius);
 

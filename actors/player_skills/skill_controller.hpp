@@ -118,8 +118,9 @@ struct SkillParams {
   // margin (m) of it, both going on as they go, within this horizon (s).
   double placement_collision_horizon = 1.0;
   double placement_collision_margin = 0.1;
-  // At kick-offs, besides where an opponent planned round stands, where it
-  // goes within this long (s), going on as it goes (way_ahead()); 0: off.
+  // At kick-offs where the run back is long (MSL), besides where an
+  // opponent planned round stands, where it goes within this long (s),
+  // going on as it goes (way_ahead()); 0: off.
   double placement_sweep_seconds = 1.0;
   double placement_stuck_seconds = 0.5;
   double placement_detour_seconds = 2.0;

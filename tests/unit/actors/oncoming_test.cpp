@@ -37,10 +37,11 @@ TEST(WayAhead, BodiesARadiusApartAlongWhereItGoesLeavingTheStartFree) {
   }
   // 0.9 m: still at most a radius apart (four, 0.225 m).
   EXPECT_EQ(way_ahead(V(2, 0), V(0, 0.9), r, 1.0, V(-5, 0), 0.6).size(), 4u);
-  // Coming at the start (0, 0) from (2, 0): those within 0.6 m of it are left out.
-  const std::vector<CircleObstacle> at_us = way_ahead(V(2, 0), V(-2, 0), r, 1.0, V(0, 0), 0.6);
-  ASSERT_FALSE(at_us.empty());
-  for (const CircleObstacle& o : at_us) EXPECT_GT(o.centre.norm(), 0.6);
+  // Coming at the start (0, 0) from (2, 0) for 2 s, on past it to (-2, 0):
+  // the way ends before it comes within 0.6 m of the start.
+  const std::vector<CircleObstacle> at_us = way_ahead(V(2, 0), V(-2, 0), r, 2.0, V(0, 0), 0.6);
+  ASSERT_EQ(at_us.size(), 5u);
+  for (const CircleObstacle& o : at_us) EXPECT_GT(o.centre.x(), 0.6);
   EXPECT_NEAR(at_us.back().centre.x(), 0.75, 1e-12);
   // Standing, not a number, or no time: nothing ahead of it.
   EXPECT_EQ(way_ahead(V(2, 0), V(0, 0), r, 1.0, V(-5, 0), 0.6).size(), 0u);
