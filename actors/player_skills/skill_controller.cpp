@@ -1500,8 +1500,8 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
         // a scorer running back led in front of the other team's robots
         // crossing it to their places, or their keeper going to its goal;
         // they met and pushed, and it turned about for seconds (MSL
-        // kick-off drills on three builds' logs of seeds 21-40: moved 12 -> 6
-        // of 1411, no change in the mean). Not at other
+        // kick-off drills on four builds' logs of seeds 21-40: moved 15 -> 9
+        // of 1876, no change in the mean). Not at other
         // restarts, whose places lie near and among the opponents' (MSL
         // restart drills: moved 3 -> 6 of 1717), nor where the run back is
         // short (SSL: 13 of 20 matches changed, 10 with fewer goals).
