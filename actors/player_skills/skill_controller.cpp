@@ -1501,14 +1501,16 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
         // crossing it to their places, or their keeper going to its goal;
         // they met and pushed, and it turned about for seconds (MSL
         // kick-off drills on four builds' logs of seeds 21-40: moved 15 -> 9
-        // of 1876, no change in the mean). Not at other
-        // restarts, whose places lie near and among the opponents' (MSL
-        // restart drills: moved 3 -> 6 of 1717), nor where the run back is
-        // short (SSL: 13 of 20 matches changed, 10 with fewer goals).
-        if (standing_ones && instruction.restart() == msg::RESTART_KICKOFF)
-          for (const CircleObstacle& o : way_ahead(centre, velocity, r, params_.placement_sweep_seconds, V(self.x, self.y),
-                                                   2.0 * r + params_.opponent_clearance))
+        // of 1876, no change in the mean). Not at other restarts, whose
+        // places lie near and among the opponents' (MSL restart drills:
+        // moved 3 -> 6 of 1717), nor where the run back is short (SSL: 13
+        // of 20 matches changed, 10 with fewer goals).
+        if (standing_ones && instruction.restart() == msg::RESTART_KICKOFF) {
+          const double free_radius = 2.0 * r + params_.opponent_clearance;
+          for (const CircleObstacle& o :
+               way_ahead(centre, velocity, r, params_.placement_sweep_seconds, V(self.x, self.y), free_radius))
             plan_round_.push_back(o);
+        }
       }
     }
     // Round the ball and the spot it goes back to, unless the place is at
