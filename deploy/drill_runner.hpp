@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "deploy/cli.hpp"
 #include "messages/config.pb.h"
 #include "messages/game.pb.h"
-#include "deploy/cli.hpp"
 #include "messages/world.pb.h"
 #include "sim/restart_readiness.hpp"
 

@@ -52,10 +52,13 @@ struct MiniWorld {
   double own_goal_push = 0.0;                  // largest ball speed change towards our goal by a contact
   double closest_ball = 1e9;                   // smallest robot-ball centre distance
   double goal_y = 0.0;                         // where the ball crossed a goal line
-  // Yellow robots the camera sees, standing still; the ball passes through
-  // them (where it would have hit one is for the test to judge).
+  // Yellow robots the camera sees, where the test puts them each cycle
+  // (standing still unless it moves them); the ball passes through them
+  // (where it would have hit one is for the test to judge).
   std::vector<std::pair<double, double>> opponents;
-  std::vector<double> opponent_headings;  // rad, for the first ones (0 for the rest): differential robots move along them
+  // Their headings (rad) for the first ones, 0 for the rest: the tracker
+  // takes a differential robot's velocity along its heading.
+  std::vector<double> opponent_headings;
   // Blue robots 2, 3, ... standing still, likewise.
   std::vector<std::pair<double, double>> teammates;
   // Robots standing still that the camera does not see (behind an onboard
@@ -1917,7 +1920,6 @@ struct BoxedInScene {
 
   double r, contact;
   std::vector<std::pair<double, double>> opponents;
-  std::vector<double> opponent_headings;  // rad, for the first ones (0 for the rest): differential robots move along them
   double x = 0.0, y = 0.0, theta = 0.0, bx = 0.0, by = 0.0;
 };
 
