@@ -1446,15 +1446,6 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
               std::isfinite(instruction.ball_spot().y())
           ? std::optional<V>(V(instruction.ball_spot().x(), instruction.ball_spot().y()))
           : std::nullopt;
-  // A ball pushed off its spot is nothing to keep off: the referee puts it
-  // back on the spot at the restart, wherever it lies. Kept off, it and the
-  // spot closed the way out between them: an MSL drop ball by the corner
-  // flag, a robot had pushed the ball over the end line and stood between
-  // the two, its way flipping from one side of them to the other, and
-  // turned about for 3 s with nobody near; the referee moved it.
-  const bool ball_on_spot =
-      ball && (!spot || (V(world.ball().position().x(), world.ball().position().y()) - *spot).norm() <=
-                            2.0 * league_.ball().radius());
   const double keep_out = instruction.keep_out_radius();
   const bool keeps_out = spot && std::isfinite(keep_out) && keep_out > 0.0;
   keeping_distance_ = placing_ && !placing_for_kickoff_ && keeps_out;
@@ -1544,7 +1535,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     };
     const size_t opponents_planned_round = plan_round_.size();
     if (instruction.restart() != msg::RESTART_KICKOFF) {
-      if (ball_on_spot) keep_off(V(world.ball().position().x(), world.ball().position().y()), league_.ball().radius());
+      if (ball) keep_off(V(world.ball().position().x(), world.ball().position().y()), league_.ball().radius());
       if (spot) keep_off(*spot, 0.0);
     }
     ball_planned_round = plan_round_.size() > opponents_planned_round;
@@ -1601,7 +1592,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // from one side of the ball to the other.
     if (!(avoid_opponents_ && ball_planned_round)) {
       if (spot) detour_around_ball(self, spot->x(), spot->y(), tx, ty);
-      if (ball_on_spot) detour_around_ball(self, world.ball().position().x(), world.ball().position().y(), tx, ty);
+      if (ball) detour_around_ball(self, world.ball().position().x(), world.ball().position().y(), tx, ty);
     }
     const double fraction = placing_for_kickoff_ ? params_.kickoff_placement_fraction : params_.placement_fraction;
     v = go_to_pose(self, tx, ty, instruction.placement().theta(), true, fraction);
