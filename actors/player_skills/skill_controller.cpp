@@ -1659,14 +1659,17 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   }
   // Keep half the wheel acceleration for steering while turning; a keeper
   // moving along its line, or anyone driving straight, gets (nearly) all of it.
-  // So does a robot placing for a kick-off, which has its half to reach in
-  // time: turning about after the goal it gathered speed at half the wheels'
-  // limit (MSL kick-off drills, 465 goals: 0.08 s sooner on average with all
-  // of it, 50 over 6 s against 62).
+  // So does a robot placing for a kick-off where the run back takes seconds
+  // (MSL), which has its half to reach in time: turning about after the goal
+  // it gathered speed at half the wheels' limit (MSL kick-off drills, 465
+  // goals: 0.08 s sooner on average with all of it, 50 over 6 s against 62).
+  // Not where the run is short (MiroSot vs chaser, seeds 1-20: 398-17 and
+  // 0.30 own collisions a match with it, against 443-19 and 0.05).
   if (!omni_) {
     const bool keeper = playing && instruction.role() == msg::ROLE_KEEPER;
-    const double fraction = keeper                 ? 1.0
-                            : placing_for_kickoff_ ? params_.kickoff_acceleration_fraction
+    const bool long_run_back = placing_for_kickoff_ && runtime::long_kickoff_run(league_);
+    const double fraction = keeper                    ? 1.0
+                            : long_run_back           ? params_.kickoff_acceleration_fraction
                             : std::abs(v.omega) < 1.0 ? 0.9
                                                       : 0.5;
     v.vx = ramp_forward_speed(v.vx, t, fraction);

@@ -50,7 +50,8 @@ struct SkillParams {
   // 40 MSL matches had 9 robots moved at them against 3.
   double kickoff_placement_fraction = 1.0;
   // Of the wheels' acceleration limit, for a differential robot placing for
-  // a kick-off, turning or not (elsewhere half while turning, 90 % straight).
+  // a kick-off where the run back is long (runtime::long_kickoff_run), turning
+  // or not (elsewhere half while turning, 90 % straight).
   double kickoff_acceleration_fraction = 1.0;
   double push_fraction = 0.75;       // of max_speed, driving the ball at the goal
   double arrive_tolerance = 0.015;   // m: a stop point counts as reached
@@ -204,7 +205,7 @@ struct SkillParams {
 /// Differential forward speed is ramped below the wheel acceleration limit
 /// (half while turning, 90 % driving straight, all of it for the keeper and
 /// SkillParams::kickoff_acceleration_fraction for a robot placing for a
-/// kick-off): the motor scales both wheels' change alike, so a request at
+/// kick-off where the run back is long): the motor scales both wheels' change alike, so a request at
 /// the limit would leave nothing for steering.
 /// Inside the goal mouth targets may lie in the goal (to get behind a ball on
 /// the goal line); elsewhere they are kept on the field.
