@@ -1661,10 +1661,12 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   // moving along its line, or anyone driving straight, gets (nearly) all of it.
   // So does a robot placing for a kick-off where the run back takes seconds
   // (MSL), which has its half to reach in time: turning about after the goal
-  // it gathered speed at half the wheels' limit (MSL kick-off drills, 465
-  // goals: 0.08 s sooner on average with all of it, 50 over 6 s against 62).
-  // Not where the run is short (MiroSot vs chaser, seeds 1-20: 398-17 and
-  // 0.30 own collisions a match with it, against 443-19 and 0.05).
+  // it gathered speed at half the wheels' limit (MSL kick-off drills on four
+  // builds' logs, 1853 goals: 0.06 s sooner on average with all of it, over
+  // 6 s 232 against 264). Not where the run is short (MiroSot vs chaser,
+  // seeds 1-20: 398-17 and 0.30 own collisions a match with it, against
+  // 443-19 and 0.05), nor at other restarts, whose places lie close among
+  // opponents (restart drills: more robots moved, 5 against 3).
   if (!omni_) {
     const bool keeper = playing && instruction.role() == msg::ROLE_KEEPER;
     const bool long_run_back = placing_for_kickoff_ && runtime::long_kickoff_run(league_);

@@ -203,10 +203,10 @@ struct SkillParams {
 /// the field) and on round until a camera finds it, and the keeper holds the
 /// centre of its goal; with a non-finite number in its inputs it stops.
 /// Differential forward speed is ramped below the wheel acceleration limit
-/// (half while turning, 90 % driving straight, all of it for the keeper and
+/// (half while turning, 90 % driving straight, all of it for the keeper, and
 /// SkillParams::kickoff_acceleration_fraction for a robot placing for a
-/// kick-off where the run back is long): the motor scales both wheels' change alike, so a request at
-/// the limit would leave nothing for steering.
+/// kick-off where the run back is long): the motor scales both wheels'
+/// change alike, so a request at the limit would leave nothing for steering.
 /// Inside the goal mouth targets may lie in the goal (to get behind a ball on
 /// the goal line); elsewhere they are kept on the field.
 /// Paths go round opponents (PathPlanner, ERRT): every robot but the keeper
