@@ -1230,21 +1230,31 @@ TEST(SkillController, RobotRunningBackToTheOtherTeamsKickoffGoesRoundTheCentreCi
   }
 }
 
-// The fastest forward wheel speed of an MSL robot placing for `restart` on
-// a 10 m run along the field, and where it stands after 10 s.
-std::pair<double, double> placing_run(msg::RestartKind restart) {
-  MiniWorld w(runtime::preset_match_config("msl"));
+// An MSL robot placing for `restart` on a 10 m run along the field, from
+// rest and turned `heading` away from its place: its fastest forward wheel
+// speed, where it stands after 10 s, and when it has covered the first 2 m
+// (s, -1 if never).
+struct PlacingRun {
+  double fastest = 0.0;
+  double end_x = 0.0;
+  double two_metres_at = -1.0;
+};
+PlacingRun placing_run(msg::RestartKind restart, double heading = 0.0, SkillParams params = {}) {
+  MiniWorld w(runtime::preset_match_config("msl"), params);
   w.x = -6.0;
+  w.theta = heading;
   w.ball_moves = false;
   w.bx = 0.0;
   w.by = 5.0;
-  double fastest = 0.0;
+  PlacingRun run;
   const auto place = placing_for(restart, msg::ROLE_SUPPORTER, 4.0, 0.0, 0.0);
   for (int k = 0; k < 10 * 50; ++k) {
     w.step(place);
-    fastest = std::max(fastest, 0.5 * (w.left + w.right));
+    run.fastest = std::max(run.fastest, 0.5 * (w.left + w.right));
+    if (run.two_metres_at < 0.0 && w.x >= -4.0) run.two_metres_at = w.t;
   }
-  return {fastest, w.x};
+  run.end_x = w.x;
+  return run;
 }
 
 TEST(SkillController, PlacingRobotRunsAtTopSpeedToAKickoffOnly) {
@@ -1253,30 +1263,13 @@ TEST(SkillController, PlacingRobotRunsAtTopSpeedToAKickoffOnly) {
   // 0.11 s longer on average and 71 ran over 6 s against 61. At the other
   // restarts, among opponents close by, it keeps 5 % back.
   const double top = runtime::preset_match_config("msl").league().robot().max_speed();
-  const auto [kickoff_speed, kickoff_end] = placing_run(msg::RESTART_KICKOFF);
-  EXPECT_GT(kickoff_speed, 0.99 * top);
-  EXPECT_LE(kickoff_speed, top + 1e-9);
-  EXPECT_NEAR(kickoff_end, 4.0, 0.1) << "and stops at its place";
-  const auto [throw_in_speed, throw_in_end] = placing_run(msg::RESTART_THROW_IN);
-  EXPECT_NEAR(throw_in_speed, 0.95 * top, 0.01 * top);
-  EXPECT_NEAR(throw_in_end, 4.0, 0.1);
-}
-
-// Seconds an MSL robot placing for a kick-off, at rest and turned `heading`
-// away from its place 10 m along the field, takes to cover the first 2 m.
-double seconds_to_cover_two_metres(double heading, SkillParams params = {}) {
-  MiniWorld w(runtime::preset_match_config("msl"), params);
-  w.x = -6.0;
-  w.theta = heading;
-  w.ball_moves = false;
-  w.bx = 0.0;
-  w.by = 5.0;
-  const auto place = placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, 4.0, 0.0, 0.0);
-  for (int k = 0; k < 10 * 50; ++k) {
-    w.step(place);
-    if (w.x >= -4.0) return w.t;
-  }
-  return 1e9;
+  const PlacingRun kickoff = placing_run(msg::RESTART_KICKOFF);
+  EXPECT_GT(kickoff.fastest, 0.99 * top);
+  EXPECT_LE(kickoff.fastest, top + 1e-9);
+  EXPECT_NEAR(kickoff.end_x, 4.0, 0.1) << "and stops at its place";
+  const PlacingRun throw_in = placing_run(msg::RESTART_THROW_IN);
+  EXPECT_NEAR(throw_in.fastest, 0.95 * top, 0.01 * top);
+  EXPECT_NEAR(throw_in.end_x, 4.0, 0.1);
 }
 
 TEST(SkillController, PlacingForAKickoffARobotGathersSpeedWithAllOfTheWheelsLimit) {
@@ -1287,8 +1280,10 @@ TEST(SkillController, PlacingForAKickoffARobotGathersSpeedWithAllOfTheWheelsLimi
   SkillParams halved;
   halved.kickoff_acceleration_fraction = 0.5;
   for (const double heading : {0.8, 1.8, 2.5}) {
-    EXPECT_LT(seconds_to_cover_two_metres(heading), seconds_to_cover_two_metres(heading, halved) - 0.15)
-        << "turned " << heading << " rad away";
+    const double full = placing_run(msg::RESTART_KICKOFF, heading).two_metres_at;
+    const double half = placing_run(msg::RESTART_KICKOFF, heading, halved).two_metres_at;
+    ASSERT_GT(full, 0.0) << "turned " << heading << " rad away";
+    EXPECT_LT(full, half - 0.15) << "turned " << heading << " rad away";
   }
 }
 
@@ -1316,14 +1311,16 @@ TEST(SkillController, RobotRunningAwayFromItsNewPlaceBrakesStraightBeforeTurning
   EXPECT_GT(arc.beyond, stopping) << "the test scene would not test braking straight";
   EXPECT_LT(straight.back_at, arc.back_at);
   // At other restarts, whose places lie close and move, it turns as it
-  // brakes, as before, and runs on further (where it may back up: a place
-  // further behind it it turns to drive to camera first, which runs it on
-  // less far, though still further than braking straight).
+  // brakes, as before, with less of the wheels' limit than at a kick-off,
+  // so it runs on further than the kick-off's arc (where it may back up: a
+  // place further behind it it turns to drive to camera first, which runs
+  // it on less far).
   SkillParams backing;
   backing.placement_reverse_reach = 1e9;
   const double backing_drop_ball = sent_back_while_running(backing, heading, msg::RESTART_DROP_BALL).beyond;
-  EXPECT_GT(backing_drop_ball, stopping);
-  EXPECT_LT(sent_back_while_running(SkillParams{}, heading, msg::RESTART_DROP_BALL).beyond, backing_drop_ball);
+  EXPECT_GT(backing_drop_ball, arc.beyond);
+  const double camera_first = sent_back_while_running(SkillParams{}, heading, msg::RESTART_DROP_BALL).beyond;
+  EXPECT_LT(camera_first, arc.beyond);
 }
 
 TEST(SkillController, PlacingRobotStuckBackingIntoWhatItCannotSeeTurnsToDriveForwards) {
