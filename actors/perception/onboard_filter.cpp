@@ -18,13 +18,13 @@ OnboardFilter::OnboardFilter(msg::Team team, uint32_t robot_id, const msg::Leagu
 
 void OnboardFilter::on_odometry(const msg::Odometry& odometry) {
   odometry_pose_ = odometry.pose();
-  if (!localiser_) return;
-  std::vector<Eigen::Vector2d> contacts;
+  contacts_.clear();
   for (const auto& towards : odometry.bumper()) {
     const Eigen::Vector2d u(towards.x(), towards.y());
-    if (u.allFinite() && u.norm() > 0.0) contacts.push_back(u.normalized());
+    if (u.allFinite() && u.norm() > 0.0) contacts_.push_back(u.normalized());
   }
-  localiser_->set_contacts(std::move(contacts));
+  if (!localiser_) return;
+  localiser_->set_contacts(contacts_);
   localiser_->predict(odometry.pose(), odometry.t());
 }
 
@@ -35,6 +35,11 @@ msg::Percept OnboardFilter::to_percept(const msg::OnboardFrame& frame) {
   p.set_team(team_);
   p.set_robot_id(robot_id_);
   if (frame.team() != team_ || frame.robot_id() != robot_id_) return p;
+  for (const Eigen::Vector2d& u : contacts_) {
+    msg::Vec2* c = p.add_contacts();
+    c->set_x(u.x());
+    c->set_y(u.y());
+  }
   if (localiser_ && localiser_->started()) {
     // A robot seen touching ours, or with a ball jammed between the two
     // (which touches neither bumper), blocks the way as a bumper contact

@@ -4,6 +4,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
+
+#include <Eigen/Core>
 
 #include "actors/perception/self_localiser.hpp"
 #include "messages/commands.pb.h"
@@ -23,6 +26,10 @@ namespace robocaf::actors {
 /// whose PerceivedObject.position_sd is not set gets noise_per_metre times
 /// its distance there; a detector that knows its own error (set already) is
 /// left alone.
+///
+/// Every percept also carries what the bumper touched at the newest
+/// odometry (Percept.contacts): the camera looks ahead only, and an opponent
+/// touching the robot's side is otherwise unknown to it.
 class OnboardFilter {
  public:
   /// Without a league: odometry alone, never corrected, no position_sd filled in.
@@ -48,6 +55,7 @@ class OnboardFilter {
   double robot_radius_ = 0.0;
   double ball_radius_ = 0.0;
   std::optional<msg::Pose2> odometry_pose_;
+  std::vector<Eigen::Vector2d> contacts_;  // the newest odometry's bumper, unit vectors
   std::optional<SelfLocaliser> localiser_;
 };
 

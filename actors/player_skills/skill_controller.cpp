@@ -1688,7 +1688,11 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   }
   last_wanted_speed_ = std::hypot(v.vx, omni_ ? v.vy : 0.0);
   apply_safety_search(world, previous_step_t ? t - *previous_step_t : 0.0, v);
-  limit_pushing(self, world, v);
+  if (world.self_contacts_size() > 0) {
+    if (!contact_since_ || t - last_contact_t_ > params_.contact_gap_seconds) contact_since_ = t;
+    last_contact_t_ = t;
+  }
+  limit_pushing(self, world, t, v);
   last_command_body_ = V(v.vx, omni_ ? v.vy : 0.0);
   last_omega_ = v.omega;
   cmd.mutable_velocity()->set_vx(v.vx);
@@ -1717,7 +1721,7 @@ bool SkillController::relocalising(double localisation_sd, double t) {
   return relocalise_until_.has_value();
 }
 
-void SkillController::limit_pushing(const Pose& self, const msg::WorldEstimate& world, Vel& v) const {
+void SkillController::limit_pushing(const Pose& self, const msg::WorldEstimate& world, double t, Vel& v) const {
   const auto& rules = league_.rules();
   if (!(rules.pushing_seconds() > 0.0)) return;
   const double r = league_.robot().radius();
@@ -1746,6 +1750,34 @@ void SkillController::limit_pushing(const Pose& self, const msg::WorldEstimate& 
     } else if (std::abs(toward.x()) > 1e-9 && v.vx * toward.x() > most) {
       // Only forward speed can be taken away; the robot may still turn.
       v.vx = most / toward.x();
+    }
+  }
+  // In play, whatever the bumper touches is held to the limit as well once
+  // the contact has lasted half the time the referee allows: an opponent
+  // beside or behind the robot lies outside its camera's view and so, often,
+  // outside its world. (MSL vs chaser, seeds 21-40: 72 pushing fouls by us
+  // against 7 by them; in most, our attacker drove the ball on at full
+  // speed with the opponent it pushed 40-75 degrees off its heading, the
+  // rest backed into one.) Held from the first touch, the attackers lost
+  // the ball in the scrums: 364 goals against 444 on those seeds; short
+  // pushes win it. A teammate or a wall touched is held alike: driving into
+  // either gains nothing. Placing, the referee judges no pushing, and a
+  // robot may shove its way to its place.
+  if (placing_ || (contact_since_ && t - *contact_since_ < params_.contact_push_fraction * rules.pushing_seconds()))
+    return;
+  for (const auto& contact : world.self_contacts()) {
+    const V toward(contact.x(), contact.y());
+    if (!toward.allFinite() || toward.norm() < 1e-9) continue;
+    const V u = toward.normalized();
+    if (omni_) {
+      const V body(v.vx, v.vy);
+      const double into = body.dot(u);
+      if (into <= base_most) continue;
+      const V kept = body - (into - base_most) * u;
+      v.vx = kept.x();
+      v.vy = kept.y();
+    } else if (std::abs(u.x()) > 1e-9 && v.vx * u.x() > base_most) {
+      v.vx = base_most / u.x();
     }
   }
 }

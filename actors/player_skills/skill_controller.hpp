@@ -142,6 +142,12 @@ struct SkillParams {
   // positions against 79, drop balls after stalemates).
   double pushing_reach = 0.08;         // m between the bodies
   double pushing_speed_fraction = 0.5;
+  // In play, what the bumper touches (WorldEstimate.self_contacts, robots the
+  // camera may not see) is pressed into at full power for this fraction of
+  // rules.pushing_seconds from when the contact began, then held to the
+  // limit above; a contact lost for under contact_gap_seconds goes on.
+  double contact_push_fraction = 0.5;
+  double contact_gap_seconds = 0.3;
   // Where the rules limit robots in the goal area, the keeper clears a ball
   // slower than this (m/s) lying where only it may play it (see
   // keeper_clears); once at it, it goes on up to twice this speed. 0: never.
@@ -367,8 +373,9 @@ class SkillController {
   // Where the rules call pushing, takes the part of `v` that drives into a
   // touching opponent down to below the rules' pushing speed. Wheels that
   // spin against a robot are a foul, and they carry the odometry away.
-  // Placing (no pushing judged), the closing speed on it instead.
-  void limit_pushing(const Pose& self, const msg::WorldEstimate& world, Vel& v) const;
+  // Placing (no pushing judged), the closing speed on it instead. In play,
+  // the same for whatever the bumper touches (WorldEstimate.self_contacts).
+  void limit_pushing(const Pose& self, const msg::WorldEstimate& world, double t, Vel& v) const;
 
   msg::Team team_;
   uint32_t robot_id_;
@@ -413,6 +420,8 @@ class SkillController {
   // Placing: since when the robot has asked to move and not moved, and
   // until when it plans round opponents because of that.
   std::optional<double> placement_blocked_since_;
+  std::optional<double> contact_since_;  // when the bumper's current contact began
+  double last_contact_t_ = 0.0;
   double placement_detour_until_ = -1e300;
   double forwards_until_ = -1e300;  // stuck reversing: forwards, camera first, until then
   bool forwards_only_ = false;      // this cycle: placing before forwards_until_

@@ -364,6 +364,8 @@ bool finite_percept(const msg::Percept& p) {
   if (!std::isfinite(p.t_capture()) || !finite_pose(p.self_pose())) return false;
   for (double c : p.self_covariance())
     if (!std::isfinite(c)) return false;
+  for (const auto& c : p.contacts())
+    if (!finite_vec(c)) return false;
   for (const auto* list : {&p.balls(), &p.teammates(), &p.opponents()})
     for (const auto& o : *list)
       if (!finite_vec(o.position()) || !std::isfinite(o.orientation()) || !std::isfinite(o.position_sd()))
@@ -400,6 +402,13 @@ void WorldTracker::observe(const msg::Percept& percept) {
   if (!finite_percept(percept)) return;
   const double t = percept.t_capture();
   const bool dead_reckoned = percept.self_dead_reckoned() && !percept.self_seen();
+
+  self_contacts_.clear();  // what the bumper touches now, nothing older
+  for (const auto& c : percept.contacts()) {
+    const Eigen::Vector2d u(c.x(), c.y());
+    if (u.norm() > 0.0) self_contacts_.push_back(u.normalized());
+  }
+  self_contacts_t_ = t;
 
   // Odometry drifts but is the only self pose an onboard robot has before it
   // localises; it is taken as a measurement like a sighting. It is not gated:
@@ -666,6 +675,12 @@ msg::WorldEstimate WorldTracker::estimate(uint64_t cycle, double t) const {
     fill_robot(ekf, self_->t_observed, team_, robot_id_, w.mutable_self());
     w.set_self_localisation_sd(self_localisation_sd_);
   }
+  if (t - self_contacts_t_ <= params_.contacts_keep)
+    for (const Eigen::Vector2d& u : self_contacts_) {
+      msg::Vec2* c = w.add_self_contacts();
+      c->set_x(u.x());
+      c->set_y(u.y());
+    }
   for (const auto& [id, tr] : teammates_)
     if (const auto ekf = reportable(tr, t, false)) fill_robot(*ekf, tr.t_observed, team_, id, w.add_teammates());
   for (const auto& [id, tr] : opponents_) {

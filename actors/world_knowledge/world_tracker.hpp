@@ -61,6 +61,9 @@ struct TrackerParams {
   double self_restart_heading = 0.5;
   double robot_stale_after = 0.25;      // s: a teammate's view of a robot may replace ours
   double robot_lost_after = 1.0;        // s: track dropped from the estimate
+  // s the bumper's contacts of the newest percept stay in the estimate
+  // (WorldEstimate.self_contacts): a few camera frames, then they are old news.
+  double contacts_keep = 0.2;
   // s an unseen opponent is extrapolated at its last velocity; after that it
   // is reported standing where that put it (see WorldTracker, "Coasting").
   double opponent_coast_seconds = 0.3;
@@ -150,6 +153,8 @@ struct TrackerParams {
 /// perception's own fused pose, and its corrections step further than a gate
 /// allows. The localiser's own position uncertainty (Percept.self_covariance)
 /// is passed on as WorldEstimate.self_localisation_sd.
+/// What the bumper touches (Percept.contacts) is passed on likewise as
+/// WorldEstimate.self_contacts, for contacts_keep after the percept.
 ///
 /// Measurement noise: PerceivedObject.position_sd when set (onboard cameras,
 /// whose error grows with distance), else ball_measurement_sd /
@@ -269,6 +274,8 @@ class WorldTracker {
 
   std::optional<RobotTrack> self_;
   double self_localisation_sd_ = 0.0;  // m, from the newest dead-reckoned percept's self_covariance
+  std::vector<Eigen::Vector2d> self_contacts_;  // the newest percept's bumper contacts, robot frame
+  double self_contacts_t_ = 0.0;                // its capture time
   std::map<uint32_t, RobotTrack> teammates_;
   std::map<uint32_t, RobotTrack> opponents_;
   // Opponents forgotten as absent from our view, and when: older reports

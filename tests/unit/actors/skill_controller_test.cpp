@@ -1380,6 +1380,79 @@ TEST(SkillController, PlacingItFollowsATouchingOpponentThatMovesOffClosingNoFast
   }
 }
 
+// An opponent its camera does not see presses on the attacker's side as it
+// drives the ball on: the bumper feels it (WorldEstimate.self_contacts).
+// For the first contact_push_fraction of the rules' pushing_seconds of the
+// contact the attacker presses on (short pushes win loose balls); after that, the wheels' speed into it is
+// held to half the rules' pushing speed, as for an opponent in its world,
+// until the contact has been gone for contact_gap_seconds. Backing into one
+// behind it is held alike. Placing, when no pushing is judged, the bumper
+// holds nothing back.
+TEST(SkillController, InPlayPressesIntoWhatItsBumperTouchesNoLongerThanTheRulesAllow) {
+  const SkillParams defaults;
+  ASSERT_GT(defaults.contact_push_fraction, 0.0);
+  ASSERT_LT(defaults.contact_push_fraction, 1.0);
+  for (const char* preset : {"msl", "ssl"}) {
+    SCOPED_TRACE(preset);
+    const msg::MatchConfig config = runtime::preset_match_config(preset);
+    const auto& league = config.league();
+    ASSERT_GT(league.rules().pushing_seconds(), 0.0);
+    const int allowance =
+        static_cast<int>(std::lround(defaults.contact_push_fraction * league.rules().pushing_seconds() / 0.02));
+    const double most = 0.5 * league.rules().pushing_speed();
+    const double bx = league.robot().radius() + league.ball().radius() + 1.0;
+    // Speeds into the contact (robot frame (cx, cy)) cycle by cycle, 20 ms
+    // apart, touching in the cycles `touching` says; the robot is held where it is.
+    auto run = [&](double cx, double cy, double ball_x, bool placing, int cycles, auto touching) {
+      SkillController skills(msg::BLUE, 1, league);
+      std::vector<double> into;
+      for (int k = 0; k < cycles; ++k) {
+        msg::WorldEstimate world = blue_1_at(0.0, 0.0, 0.0);
+        world.mutable_ball()->set_valid(true);
+        world.mutable_ball()->mutable_position()->set_x(ball_x);
+        if (touching(k)) {
+          msg::Vec2* c = world.add_self_contacts();
+          c->set_x(cx);
+          c->set_y(cy);
+        }
+        const msg::PlayerInstruction instruction =
+            placing ? placing_away_from_spot(ball_x, 0.0, 20.0, 0.0) : play(msg::ROLE_ATTACKER, true);
+        const auto cmd = skills.step(world, instruction, k, 0.02 * k);
+        into.push_back(cmd.velocity().vx() * cx + cmd.velocity().vy() * cy);
+      }
+      return into;
+    };
+    auto fastest = [](const std::vector<double>& v, int from, int to) {
+      return *std::max_element(v.begin() + from, v.begin() + to);
+    };
+    auto always = [](int) { return true; };
+    const int cycles = allowance + 100;
+    // 60 degrees to the left of its heading.
+    const double side_x = 0.5, side_y = std::sqrt(0.75);
+    const auto side = run(side_x, side_y, bx, false, cycles, always);
+    EXPECT_GT(fastest(side, 0, allowance), 2.0 * most) << "it presses on at first: else this tests nothing";
+    EXPECT_LE(fastest(side, allowance + 1, cycles), most + 1e-9);
+    EXPECT_GT(fastest(run(side_x, side_y, bx, true, cycles, always), allowance + 1, cycles), 2.0 * most)
+        << "placing, it may shove";
+    // A contact lost for less than contact_gap_seconds is the same contact:
+    // the allowance is not renewed. Lost for longer, it is.
+    const int short_gap = static_cast<int>(0.5 * defaults.contact_gap_seconds / 0.02);
+    const int long_gap = static_cast<int>(2.0 * defaults.contact_gap_seconds / 0.02);
+    const int resume = allowance + 5 + short_gap + 1;
+    const auto flicker = run(side_x, side_y, bx, false, resume + 100,
+                             [&](int k) { return k < allowance + 5 || k >= allowance + 5 + short_gap; });
+    EXPECT_LE(fastest(flicker, resume, resume + 100), most + 1e-9);
+    const auto renewed = run(side_x, side_y, bx, false, allowance + 5 + long_gap + 30,
+                             [&](int k) { return k < allowance + 5 || k >= allowance + 5 + long_gap; });
+    EXPECT_GT(fastest(renewed, allowance + 5 + long_gap, allowance + 5 + long_gap + 30), 2.0 * most);
+    // Straight behind it, the ball behind it too: a differential robot backs
+    // (an omni one slides) into what touches it there.
+    const auto behind = run(-1.0, 0.0, -bx, false, cycles, always);
+    EXPECT_GT(fastest(behind, 0, allowance), 2.0 * most);
+    EXPECT_LE(fastest(behind, allowance + 1, cycles), most + 1e-9);
+  }
+}
+
 TEST(SkillController, DoesNotDriveIntoATouchingOpponentFasterThanThePushingRuleAllows) {
   // An opponent stands between the attacker and the ball, touching it, and
   // does not give way. The attacker's wheels may press at most half the

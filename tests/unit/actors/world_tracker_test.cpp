@@ -1037,6 +1037,50 @@ TEST(WorldTracker, PassesTheSelfLocalisersUncertaintyOn) {
   EXPECT_EQ(overhead.estimate(0, 0.0).self_localisation_sd(), 0.0);
 }
 
+// What the bumper touches reaches the skills: the odometry's bumper
+// directions go into every percept perception makes after it, and the
+// estimate carries the newest percept's for contacts_keep, no longer.
+TEST(WorldTracker, PassesWhatTheBumperTouchesOnWhileItIsRecent) {
+  const msg::MatchConfig msl = runtime::preset_match_config("msl");
+  OnboardFilter filter(msg::BLUE, 5, msl.league(), 0.01);
+  WorldTracker tracker(msg::BLUE, 5, msl.league());
+  msg::Odometry odometry;
+  odometry.set_t(0.0);
+  odometry.mutable_pose()->set_x(1.0);
+  msg::Vec2* side = odometry.add_bumper();  // an opponent on the left, 60 degrees off the heading
+  side->set_x(0.5);
+  side->set_y(std::sqrt(0.75));
+  msg::Vec2* unnormalised = odometry.add_bumper();  // a wall behind, as a longer vector
+  unnormalised->set_x(-2.0);
+  filter.on_odometry(odometry);
+  msg::OnboardFrame frame;
+  frame.set_team(msg::BLUE);
+  frame.set_robot_id(5);
+  frame.set_t_capture(0.0);
+  const msg::Percept percept = filter.to_percept(frame);
+  ASSERT_EQ(percept.contacts_size(), 2);
+  tracker.observe(percept);
+  // A non-finite contact spoils the whole percept, like any other number.
+  msg::Percept bad = percept;
+  bad.set_t_capture(0.02);
+  bad.mutable_contacts(0)->set_x(std::nan(""));
+  tracker.observe(bad);
+
+  const msg::WorldEstimate now = tracker.estimate(0, 0.05);
+  ASSERT_EQ(now.self_contacts_size(), 2);
+  EXPECT_NEAR(now.self_contacts(0).x(), 0.5, 1e-9);
+  EXPECT_NEAR(now.self_contacts(0).y(), std::sqrt(0.75), 1e-9);
+  EXPECT_NEAR(now.self_contacts(1).x(), -1.0, 1e-9) << "unit vectors";
+  EXPECT_EQ(tracker.estimate(0, tracker.params().contacts_keep + 0.01).self_contacts_size(), 0) << "old news";
+
+  // Free again: the next odometry touches nothing, and nor do the percepts after it.
+  odometry.clear_bumper();
+  filter.on_odometry(odometry);
+  frame.set_t_capture(0.06);
+  tracker.observe(filter.to_percept(frame));
+  EXPECT_EQ(tracker.estimate(0, 0.07).self_contacts_size(), 0);
+}
+
 // An onboard camera's view: MSL's 1.2 rad, 8 m.
 TrackerParams onboard_view() {
   TrackerParams p;
