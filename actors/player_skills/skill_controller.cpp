@@ -1757,7 +1757,7 @@ void SkillController::limit_pushing(const Pose& self, const msg::WorldEstimate& 
   // beside or behind the robot lies outside its camera's view and so, often,
   // outside its world. (MSL vs chaser, seeds 21-40: 72 pushing fouls by us
   // against 7 by them; in most, our attacker drove the ball on at full
-  // speed with the opponent it pushed 40-75 degrees off its heading, the
+  // speed with the opponent it pushed 33-74 degrees off its heading, the
   // rest backed into one.) Held from the first touch, the attackers lost
   // the ball in the scrums: 364 goals against 444 on those seeds; short
   // pushes win it. A teammate or a wall touched is held alike: driving into
