@@ -1727,6 +1727,20 @@ void SkillController::limit_pushing(const Pose& self, const msg::WorldEstimate& 
   const double r = league_.robot().radius();
   const double base_most = params_.pushing_speed_fraction * rules.pushing_speed();
   const double c = std::cos(self.theta), s = std::sin(self.theta);
+  // Takes v's speed along `toward` (a unit vector, body frame) down to `most`.
+  auto hold = [&](const V& toward, double most) {
+    if (omni_) {
+      const V body(v.vx, v.vy);
+      const double into = body.dot(toward);
+      if (into <= most) return;
+      const V kept = body - (into - most) * toward;
+      v.vx = kept.x();
+      v.vy = kept.y();
+    } else if (std::abs(toward.x()) > 1e-9 && v.vx * toward.x() > most) {
+      // Only forward speed can be taken away; the robot may still turn.
+      v.vx = most / toward.x();
+    }
+  };
   for (const auto& opponent : world.opponents()) {
     const V d = V(opponent.pose().x(), opponent.pose().y()) - V(self.x, self.y);
     const double dist = d.norm();
@@ -1739,18 +1753,7 @@ void SkillController::limit_pushing(const Pose& self, const msg::WorldEstimate& 
     const V moving(opponent.velocity().x(), opponent.velocity().y());
     const double off = moving.allFinite() ? std::max(0.0, moving.dot(d / dist)) : 0.0;
     const double most = placing_ ? base_most + off : base_most;
-    const V toward(c * d.x() / dist + s * d.y() / dist, -s * d.x() / dist + c * d.y() / dist);  // body frame
-    if (omni_) {
-      const V body(v.vx, v.vy);
-      const double into = body.dot(toward);
-      if (into <= most) continue;
-      const V kept = body - (into - most) * toward;
-      v.vx = kept.x();
-      v.vy = kept.y();
-    } else if (std::abs(toward.x()) > 1e-9 && v.vx * toward.x() > most) {
-      // Only forward speed can be taken away; the robot may still turn.
-      v.vx = most / toward.x();
-    }
+    hold(V(c * d.x() / dist + s * d.y() / dist, -s * d.x() / dist + c * d.y() / dist), most);
   }
   // In play, whatever the bumper touches is held to the limit as well once
   // the contact has lasted half the time the referee allows: an opponent
@@ -1767,18 +1770,7 @@ void SkillController::limit_pushing(const Pose& self, const msg::WorldEstimate& 
     return;
   for (const auto& contact : world.self_contacts()) {
     const V toward(contact.x(), contact.y());
-    if (!toward.allFinite() || toward.norm() < 1e-9) continue;
-    const V u = toward.normalized();
-    if (omni_) {
-      const V body(v.vx, v.vy);
-      const double into = body.dot(u);
-      if (into <= base_most) continue;
-      const V kept = body - (into - base_most) * u;
-      v.vx = kept.x();
-      v.vy = kept.y();
-    } else if (std::abs(u.x()) > 1e-9 && v.vx * u.x() > base_most) {
-      v.vx = base_most / u.x();
-    }
+    if (toward.allFinite() && toward.norm() > 1e-9) hold(toward.normalized(), base_most);
   }
 }
 
