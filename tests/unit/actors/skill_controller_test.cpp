@@ -1,5 +1,6 @@
 #include "actors/player_skills/skill_controller.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <random>
@@ -1383,11 +1384,11 @@ TEST(SkillController, PlacingItFollowsATouchingOpponentThatMovesOffClosingNoFast
 // An opponent its camera does not see presses on the attacker's side as it
 // drives the ball on: the bumper feels it (WorldEstimate.self_contacts).
 // For the first contact_push_fraction of the rules' pushing_seconds of the
-// contact the attacker presses on (short pushes win loose balls); after that, the wheels' speed into it is
-// held to half the rules' pushing speed, as for an opponent in its world,
-// until the contact has been gone for contact_gap_seconds. Backing into one
-// behind it is held alike. Placing, when no pushing is judged, the bumper
-// holds nothing back.
+// contact the attacker presses on (short pushes win loose balls); after
+// that, the wheels' speed into it is held to half the rules' pushing speed,
+// as for an opponent in its world, until the contact has been gone for
+// contact_gap_seconds. Backing into one behind it is held alike. Placing,
+// when no pushing is judged, the bumper holds nothing back.
 TEST(SkillController, InPlayPressesIntoWhatItsBumperTouchesNoLongerThanTheRulesAllow) {
   const SkillParams defaults;
   ASSERT_GT(defaults.contact_push_fraction, 0.0);
