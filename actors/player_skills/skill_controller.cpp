@@ -1688,10 +1688,6 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   }
   last_wanted_speed_ = std::hypot(v.vx, omni_ ? v.vy : 0.0);
   apply_safety_search(world, previous_step_t ? t - *previous_step_t : 0.0, v);
-  if (world.self_contacts_size() > 0) {
-    if (!contact_since_ || t - last_contact_t_ > params_.contact_gap_seconds) contact_since_ = t;
-    last_contact_t_ = t;
-  }
   limit_pushing(self, world, t, v);
   last_command_body_ = V(v.vx, omni_ ? v.vy : 0.0);
   last_omega_ = v.omega;
@@ -1721,9 +1717,13 @@ bool SkillController::relocalising(double localisation_sd, double t) {
   return relocalise_until_.has_value();
 }
 
-void SkillController::limit_pushing(const Pose& self, const msg::WorldEstimate& world, double t, Vel& v) const {
+void SkillController::limit_pushing(const Pose& self, const msg::WorldEstimate& world, double t, Vel& v) {
   const auto& rules = league_.rules();
   if (!(rules.pushing_seconds() > 0.0)) return;
+  if (world.self_contacts_size() > 0) {
+    if (!contact_since_ || t - last_contact_t_ > params_.contact_gap_seconds) contact_since_ = t;
+    last_contact_t_ = t;
+  }
   const double r = league_.robot().radius();
   const double base_most = params_.pushing_speed_fraction * rules.pushing_speed();
   const double c = std::cos(self.theta), s = std::sin(self.theta);

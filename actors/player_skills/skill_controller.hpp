@@ -374,8 +374,9 @@ class SkillController {
   // touching opponent down to below the rules' pushing speed. Wheels that
   // spin against a robot are a foul, and they carry the odometry away.
   // Placing (no pushing judged), the closing speed on it instead. In play,
-  // the same for whatever the bumper touches (WorldEstimate.self_contacts).
-  void limit_pushing(const Pose& self, const msg::WorldEstimate& world, double t, Vel& v) const;
+  // the same for whatever the bumper touches (WorldEstimate.self_contacts)
+  // once the contact, whose start it keeps, has lasted long enough.
+  void limit_pushing(const Pose& self, const msg::WorldEstimate& world, double t, Vel& v);
 
   msg::Team team_;
   uint32_t robot_id_;
