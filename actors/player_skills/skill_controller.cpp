@@ -487,6 +487,53 @@ void SkillController::detour_around_ball(const Pose& self, double bx, double by,
   ty = wy;
 }
 
+void SkillController::placing_detour_around_ball(const Pose& self, const std::optional<V>& spot,
+                                                 const std::optional<V>& ball, double& tx, double& ty) const {
+  // Close together, the spot and the ball knocked off it are one zone: the
+  // waypoint beside the one lay on the other, and the robot drove at the
+  // ball, backed off it and came again until the restart (MSL kick-offs).
+  const double R = ball_pass_radius();
+  std::vector<std::pair<V, double>> zones;  // centre, extra berth
+  if (spot && ball && (*ball - *spot).norm() < 2.0 * R) {
+    zones.push_back({0.5 * (*spot + *ball), 0.5 * (*ball - *spot).norm()});
+  } else {
+    if (spot) zones.push_back({*spot, 0.0});
+    if (ball) zones.push_back({*ball, 0.0});
+  }
+  const V p(self.x, self.y);
+  const double keep = teammate_keep();
+  // A side whose waypoint, or the way to it, a teammate stands in: the way
+  // round that teammate (give_way_to_teammates, which knows nothing of the
+  // ball) led back over the ball.
+  auto crowded = [&](const V& w) {
+    for (const V& m : teammates_)
+      if ((w - m).norm() < keep || passes_close(p, w, m, keep)) return true;
+    return false;
+  };
+  for (const auto& [centre, extra] : zones) {
+    const double berth = ball_pass_radius(extra);
+    const V T(tx, ty);
+    if ((T - centre).norm() < berth) continue;  // the target is at the ball: nothing to go round
+    const auto pass = passes_close(p, T, centre, berth);
+    if (!pass) continue;
+    auto waypoint = [&](const V& side) {
+      V w = centre + side * kBallWaypointFactor * berth;
+      double wx = w.x(), wy = w.y();
+      clamp_to_field(wx, wy);
+      return V(wx, wy);
+    };
+    V side = pass->side;
+    // Squeezed against a wall, or crowded by a teammate where the other
+    // side is free: the other side.
+    const V here = waypoint(side), there = waypoint(-side);
+    const bool squeezed = (here - centre).norm() < berth;
+    if (squeezed || (crowded(here) && !crowded(there) && (there - centre).norm() >= berth)) side = -side;
+    const V w = waypoint(side);
+    tx = w.x();
+    ty = w.y();
+  }
+}
+
 double SkillController::ball_pass_radius(double extra) const {
   // A cube's corners reach out to sqrt(2) r; 1.25 r is a compromise.
   return 1.25 * league_.robot().radius() + league_.ball().radius() + params_.ball_clearance + extra;
@@ -1591,8 +1638,9 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // ball could lie on an opponent there, and the plan to it then swung
     // from one side of the ball to the other.
     if (!(avoid_opponents_ && ball_planned_round)) {
-      if (spot) detour_around_ball(self, spot->x(), spot->y(), tx, ty);
-      if (ball) detour_around_ball(self, world.ball().position().x(), world.ball().position().y(), tx, ty);
+      const std::optional<V> ball_at =
+          ball ? std::optional<V>(V(world.ball().position().x(), world.ball().position().y())) : std::nullopt;
+      placing_detour_around_ball(self, spot, ball_at, tx, ty);
     }
     const double fraction = placing_for_kickoff_ ? params_.kickoff_placement_fraction : params_.placement_fraction;
     v = go_to_pose(self, tx, ty, instruction.placement().theta(), true, fraction);

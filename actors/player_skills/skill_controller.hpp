@@ -263,6 +263,11 @@ class SkillController {
   // Replaces the target by a waypoint beside the ball when the straight path
   // to it would touch the ball (targets at the ball itself are left alone).
   void detour_around_ball(const Pose& self, double bx, double by, double& tx, double& ty, double extra = 0.0) const;
+  // Placing: detour_around_ball round the spot the ball goes back to and
+  // the ball (one zone when they lie close together), on the side no
+  // teammate stands in where the other is free.
+  void placing_detour_around_ball(const Pose& self, const std::optional<Eigen::Vector2d>& spot,
+                                  const std::optional<Eigen::Vector2d>& ball, double& tx, double& ty) const;
   // How near the ball's centre a way may pass before detour_around_ball goes
   // round it, and how far from it the waypoint beside it lies.
   double ball_pass_radius(double extra = 0.0) const;

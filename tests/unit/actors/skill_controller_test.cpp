@@ -52,6 +52,7 @@ struct MiniWorld {
   double attack_sign = 1.0;                    // +1: we attack +x
   double own_goal_push = 0.0;                  // largest ball speed change towards our goal by a contact
   double closest_ball = 1e9;                   // smallest robot-ball centre distance
+  double ball_noise = 0.002;                   // sd (m) of the ball's seen position
   double goal_y = 0.0;                         // where the ball crossed a goal line
   // Yellow robots the camera sees, where the test puts them each cycle
   // (standing still unless it moves them); the ball passes through them
@@ -106,8 +107,8 @@ struct MiniWorld {
                    i < opponent_headings.size() ? opponent_headings[i] : 0.0);
     auto* b = frame.add_balls();
     b->set_confidence(1.0);
-    b->set_x(bx + 0.002 * noise(rng));
-    b->set_y(by + 0.002 * noise(rng));
+    b->set_x(bx + ball_noise * noise(rng));
+    b->set_y(by + ball_noise * noise(rng));
     tracker.observe(filter.to_percept(frame));
     last_estimate = tracker.estimate(cycle, t);
     // Skills and motor; the command acts from the next physics step on.
@@ -1228,6 +1229,59 @@ TEST(SkillController, RobotRunningBackToTheOtherTeamsKickoffGoesRoundTheCentreCi
     EXPECT_GE(nearest, keep_out) << "ran through the centre circle";
     EXPECT_GT(back_at, 0.0) << "not back in its half";
     EXPECT_LT(back_at, 5.0);
+  }
+}
+
+TEST(SkillController, RobotRunningBackToAKickoffPassesTheBallByTheCentreSpotOnOneSide) {
+  // MSL, the other team's kick-off before it starts (no circle to keep out
+  // of yet): a scorer's straight way home to the slot behind the centre
+  // circle runs over the ball on the centre spot. Nearly head-on, the side
+  // it went round on flipped with each centimetre it drifted, and it drove
+  // into the ball; and with the ball knocked off the spot, the waypoint
+  // beside the spot lay on the ball. Either way it stood at the ball inside
+  // the circle, backing off it and driving back into it, until the referee
+  // moved it (MSL seed 47). It goes round spot and ball on one side without
+  // touching the ball, and is back in its half in time.
+  // Onboard cameras see the ball 4 m off within centimetres.
+  // And a teammate beside the ball: the way round it must not lead over
+  // the ball either.
+  for (const auto& [y, bx, by, noise, mate_y] : std::vector<std::tuple<double, double, double, double, double>>{
+           {0.0, 0.0, 0.0, 0.002, 0.0},
+           {0.0, 0.0, 0.0, 0.03, 0.0},
+           {0.01, 0.0, 0.0, 0.03, 0.0},
+           {-0.03, 0.0, 0.0, 0.03, 0.0},
+           {0.0, 0.0, -0.45, 0.002, 0.0},
+           {0.1, -0.1, 0.4, 0.03, 0.0},
+           {-0.2, 0.3, 0.0, 0.03, 0.0},
+           {0.0, 0.0, 0.0, 0.03, -0.6},
+           {0.05, 0.0, 0.0, 0.03, 0.6},
+           {-0.1, 0.0, 0.0, 0.03, -0.7},
+           {0.1, 0.0, 0.0, 0.03, 0.7}}) {
+    SCOPED_TRACE("from y " + std::to_string(y) + ", ball at " + std::to_string(bx) + ", " + std::to_string(by) +
+                 ", seen within " + std::to_string(noise) + ", teammate at y " + std::to_string(mate_y));
+    MiniWorld w(runtime::preset_match_config("msl"));
+    w.ball_noise = noise;
+    if (mate_y != 0.0) w.teammates = {{0.2, mate_y}};
+    const double r = w.league.robot().radius(), rb = w.league.ball().radius();
+    w.x = 4.5;
+    w.y = y;
+    w.theta = kPi;
+    w.bx = bx;
+    w.by = by;
+    msg::PlayerInstruction place = placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, -3.94, 0.0, 0.0);
+    place.set_attack_positive_x(true);
+    place.mutable_ball_spot()->set_x(0.0);
+    place.mutable_ball_spot()->set_y(0.0);
+    double back_at = -1.0;
+    while (w.t < 8.0) {
+      w.step(place);
+      if (back_at < 0.0 && w.x < -r && std::hypot(w.x, w.y) > w.league.field().center_circle_radius() + r)
+        back_at = w.t;
+    }
+    EXPECT_GT(w.closest_ball, r + rb) << "touched the ball";
+    EXPECT_LT(std::hypot(w.bx - bx, w.by - by), 1e-9) << "moved the ball";
+    EXPECT_GT(back_at, 0.0) << "not back in its half, outside the circle";
+    EXPECT_LT(back_at, 5.5);
   }
 }
 
