@@ -288,10 +288,14 @@ void Referee::add_event(Events& ev, double t, msg::RefereeEventKind kind, msg::T
 }
 
 void Referee::restart_clocks(const Physics& world, double t) {
+  restart_stalemate_clocks(world, t);
+  reset_foul_clocks();
+}
+
+void Referee::restart_stalemate_clocks(const Physics& world, double t) {
   restart_time_ = t;
   anchor_ = world.ball_position();
   anchor_t_ = t;
-  reset_foul_clocks();
 }
 
 void Referee::reset_foul_clocks() {
@@ -972,6 +976,11 @@ void Referee::check_taker(Physics& world, double t, Events& ev) {
     add_event(ev, t, msg::REF_EVENT_BALL_IN_PLAY, taker, 0,
               team_str(taker) + " did not take the " + what + " within " +
                   seconds(league.rules().restart_timeout()) + ": the ball is in play for both teams");
+    // Play is open to both teams only now: the stalemate clocks start here.
+    // Counted from the restart's start, the stalemate (MSL: 10 s, as the
+    // timeout) fell on this very update and the team kept off the ball
+    // never got to play it.
+    restart_stalemate_clocks(world, t);
   }
 }
 

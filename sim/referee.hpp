@@ -81,7 +81,9 @@ namespace robocaf::sim {
 /// After NORMAL_START (a kick-off, a restart, or a human's) the ball is in
 /// play for the restart team only (GameState.waiting_for_taker) until it has
 /// moved kInPlayDistance from its spot, or until rules.restart_timeout has
-/// passed (BALL_IN_PLAY event); 0 turns the wait off. Meanwhile a robot of
+/// passed (BALL_IN_PLAY event; the stalemate clocks start again then, as
+/// the other team may play the ball only from then on); 0 turns the wait
+/// off. Meanwhile a robot of
 /// the other team closer than restart_distance to the spot (kick-off: inside
 /// the centre circle or across the halfway line), by more than
 /// kEncroachTolerance, or one that plays the ball first, is an ENCROACHMENT:
@@ -224,6 +226,8 @@ class Referee {
                             double t, Events& ev);
   void report_shot(const Physics& world, Events& ev);
   void restart_clocks(const Physics& world, double t);
+  // The stalemate rule's clocks (untouched, stuck) start at t.
+  void restart_stalemate_clocks(const Physics& world, double t);
   void reset_foul_clocks();
   void set_restart(msg::RestartKind kind, msg::Team team, const Eigen::Vector2d& spot);
   void add_event(Events& ev, double t, msg::RefereeEventKind kind, msg::Team team,
