@@ -369,7 +369,6 @@ void Physics::place_robot(msg::Team team, std::uint32_t id, const msg::Pose2& po
   r.start = r.pos;
   r.step_vel.setZero();
   r.vel.setZero();
-  ++r.lifts;
   if (holder_ >= 0 && &robots_[static_cast<std::size_t>(holder_)] == &r) holder_ = -1;
   dirty_ = true;
 }
@@ -1248,7 +1247,6 @@ msg::Odometry Physics::odometry(msg::Team team, std::uint32_t id) const {
   o.mutable_pose()->set_theta(r.odo_theta);
   o.mutable_wheels()->set_left(r.wheel_l);
   o.mutable_wheels()->set_right(r.wheel_r);
-  o.set_lifts(r.lifts);
   const double c = std::cos(r.theta), s = std::sin(r.theta);
   auto feel = [&](const Vector2d& towards) {
     auto* b = o.add_bumper();

@@ -79,8 +79,7 @@ class Physics {
 
   /// Teleports a robot (a referee's or a human's hand): zero velocity, pose
   /// clamped into the arena. Odometry keeps integrating from where it was, as
-  /// a real robot's encoders would not notice being carried; its wheel-drop
-  /// switches do (Odometry.lifts counts the placements).
+  /// a real robot's encoders would not notice being carried.
   /// Throws std::out_of_range for an unknown robot.
   void place_robot(msg::Team team, std::uint32_t id, const msg::Pose2& pose);
 
@@ -113,8 +112,7 @@ class Physics {
   void fill_truth(std::uint64_t cycle, msg::WorldTruth* out) const;
 
   /// Dead-reckoned pose from the robot's own wheel motion (no collisions, no
-  /// teleports), its current wheel speeds, bumper contacts and how often it
-  /// has been placed. Throws std::out_of_range.
+  /// teleports) and its current wheel speeds. Throws std::out_of_range.
   msg::Odometry odometry(msg::Team team, std::uint32_t id) const;
 
   /// Robots sorted by team then id.
@@ -194,7 +192,6 @@ class Physics {
     Eigen::Vector2d odo_pos{0, 0};
     double odo_theta = 0.0;
     double odo_cos = 1.0, odo_sin = 0.0;
-    std::uint32_t lifts = 0;  // placements by place_robot (Odometry.lifts)
     // Field-frame velocity as reported: the wheels' motion without the parts
     // obstacles stopped. The wheels themselves keep turning (they slip).
     Eigen::Vector2d vel{0, 0};

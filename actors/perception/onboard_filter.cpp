@@ -23,10 +23,7 @@ void OnboardFilter::on_odometry(const msg::Odometry& odometry) {
     const Eigen::Vector2d u(towards.x(), towards.y());
     if (u.allFinite() && u.norm() > 0.0) contacts_.push_back(u.normalized());
   }
-  const bool lifted = lifts_ && *lifts_ != odometry.lifts();
-  lifts_ = odometry.lifts();
   if (!localiser_) return;
-  if (lifted) localiser_->lifted();
   localiser_->set_contacts(contacts_);
   localiser_->predict(odometry.pose(), odometry.t());
 }

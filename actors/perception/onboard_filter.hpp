@@ -38,9 +38,7 @@ class OnboardFilter {
   /// for self-localisation and the objects' position_sd.
   OnboardFilter(msg::Team team, uint32_t robot_id, const msg::LeaguePreset& league, double noise_per_metre);
 
-  /// Moves the self pose by odometry's newest change. A change of
-  /// Odometry.lifts (after the first odometry) tells the self-localiser the
-  /// robot was put down elsewhere (SelfLocaliser::lifted).
+  /// Moves the self pose by odometry's newest change.
   void on_odometry(const msg::Odometry& odometry);
 
   /// The percept for one frame; frames of other robots give an empty percept
@@ -58,7 +56,6 @@ class OnboardFilter {
   double ball_radius_ = 0.0;
   std::optional<msg::Pose2> odometry_pose_;
   std::vector<Eigen::Vector2d> contacts_;  // the newest odometry's bumper, unit vectors
-  std::optional<uint32_t> lifts_;         // the newest odometry's Odometry.lifts
   std::optional<SelfLocaliser> localiser_;
 };
 

@@ -44,16 +44,6 @@ void SelfLocaliser::restart(const Pose& pose, double position_sd, double heading
   rejections_ = 0;
 }
 
-void SelfLocaliser::lifted() {
-  if (!started_) return;
-  // Where it was put down has nothing to do with where it stood: the
-  // position loses its correlation with the heading as well.
-  const double least = params_.lifted_position_sd * params_.lifted_position_sd;
-  const double heading_variance = P_(2, 2);
-  const double x_variance = std::max(P_(0, 0), least), y_variance = std::max(P_(1, 1), least);
-  P_ = Eigen::Vector3d(x_variance, y_variance, heading_variance).asDiagonal();
-}
-
 void SelfLocaliser::predict(const msg::Pose2& odometry, double t) {
   if (!std::isfinite(odometry.x()) || !std::isfinite(odometry.y()) || !std::isfinite(odometry.theta()) ||
       !std::isfinite(t))

@@ -67,14 +67,6 @@ struct SelfLocaliserParams {
   /// put, but a hand puts a robot down only to decimetres.
   double start_position_sd = 0.3;      // m
   double start_heading_sd = 0.1;       // rad
-  /// Position sd (m) at least, once the robot was lifted and put down
-  /// (lifted()): the MSL referee moves robots up to metres. Large enough
-  /// that the player skills take the robot for lost and look round for
-  /// landmarks (SkillParams::lost_position_sd); the line gate stays clamped
-  /// to max_line_gate, so line points from metres away are not matched to
-  /// the wrong lines, and landmarks that disagree restart the filter as
-  /// after any jump (reset_after_rejections).
-  double lifted_position_sd = 0.5;
   /// Covariance a restart at a landmark fix starts with.
   double restart_position_sd = 0.05;   // m
   double restart_heading_sd = 0.05;    // rad
@@ -122,15 +114,6 @@ class SelfLocaliser {
   /// One camera frame's landmarks and line points (robot frame). Does
   /// nothing before the first predict.
   void update(const msg::OnboardFrame& frame);
-
-  /// The robot was lifted and put down somewhere (Odometry.lifts): its
-  /// position is now uncertain by at least lifted_position_sd; its heading
-  /// is kept (the hand that moved it kept it, as the referee does). Without
-  /// this a robot the referee had moved 3 m believed itself where it had
-  /// stood, drove back towards the ball from where it truly was, and was
-  /// sent back ten times in 5 s (MSL vs chaser, a throw-in). Nothing before
-  /// the first predict.
-  void lifted();
 
   /// What the robot's bumper touches (Odometry.bumper): unit vectors in its
   /// frame, for the following predicts. Wheels that drive into a contact

@@ -196,46 +196,6 @@ TEST(SelfLocaliser, PersistentDisagreementWithAFullFixRestartsThere) {
   EXPECT_LT(position_error(loc, truth), 1e-6);
 }
 
-// Lifted and put down a metre away (the MSL referee moves robots out of the
-// restart distance): the estimate becomes as uncertain as
-// lifted_position_sd, so the landmarks where it truly stands are taken at
-// once, not rejected as misreads; the heading's uncertainty is kept.
-TEST(SelfLocaliser, ALiftedRobotIsUncertainWhereItStandsAndTakesTheLandmarksThere) {
-  const auto field = msl_field();
-  const SelfLocaliserParams params;
-  const Vector3d before(5.0, -1.0, 0.0), after(5.0, 0.0, 0.0);
-  msg::OnboardFrame there;
-  add_landmark(there, field, after, msg::LANDMARK_GOAL_POST, 0);
-  add_landmark(there, field, after, msg::LANDMARK_GOAL_POST, 1);
-  for (bool told : {false, true}) {
-    SCOPED_TRACE(told ? "told it was lifted" : "not told");
-    SelfLocaliser loc(field, 0.01, params);
-    loc.predict(pose(before.x(), before.y(), before.z()), 0.0);
-    msg::OnboardFrame here;
-    add_landmark(here, field, before, msg::LANDMARK_GOAL_POST, 0);
-    add_landmark(here, field, before, msg::LANDMARK_GOAL_POST, 1);
-    for (int k = 0; k < 20; ++k) loc.update(here);
-    ASSERT_LT(std::sqrt(loc.covariance()(1, 1)), 0.05) << "settled where it stood";
-    const double heading_variance = loc.covariance()(2, 2);
-    if (told) {
-      loc.lifted();
-      EXPECT_GE(std::sqrt(loc.covariance()(0, 0)), params.lifted_position_sd - 1e-12);
-      EXPECT_GE(std::sqrt(loc.covariance()(1, 1)), params.lifted_position_sd - 1e-12);
-      EXPECT_EQ(loc.covariance()(2, 2), heading_variance);
-      EXPECT_EQ(loc.pose(), before) << "where to, it cannot tell";
-    }
-    loc.update(there);
-    if (told)
-      EXPECT_LT(position_error(loc, after), 0.05) << "the first frame puts it where it stands";
-    else
-      EXPECT_LT(position_error(loc, before), 1e-9) << "a metre off a settled estimate is a misread";
-  }
-  // Before the first odometry there is nothing to lift.
-  SelfLocaliser fresh(field, 0.01, params);
-  fresh.lifted();
-  EXPECT_FALSE(fresh.started());
-}
-
 // One landmark only, disagreeing frame after frame. Without a second one to
 // check it against it may be a misread: a few frames, or readings that do
 // not agree with each other, leave the estimate where it is. One that keeps

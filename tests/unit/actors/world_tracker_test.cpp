@@ -10,7 +10,6 @@
 
 #include "actors/perception/detection_filter.hpp"
 #include "actors/perception/onboard_filter.hpp"
-#include "actors/player_skills/skill_controller.hpp"
 #include "messages/config.pb.h"
 
 #include "runtime/config_loader.hpp"
@@ -1041,38 +1040,6 @@ TEST(WorldTracker, PassesTheSelfLocalisersUncertaintyOn) {
 // What the bumper touches reaches the skills: the odometry's bumper
 // directions go into every percept perception makes after it, and the
 // estimate carries the newest percept's for contacts_keep, no longer.
-TEST(WorldTracker, ARobotLiftedAndPutDownIsUncertainWhereItStands) {
-  // The odometry's lift count changing (a hand, or the referee, moved the
-  // robot) makes the self-localiser uncertain: the estimate's sd passes the
-  // skills' lost_position_sd, and they look round for landmarks. The first
-  // odometry's count is where counting starts, whatever it is.
-  const msg::MatchConfig msl = runtime::preset_match_config("msl");
-  OnboardFilter filter(msg::BLUE, 5, msl.league(), 0.01);
-  WorldTracker tracker(msg::BLUE, 5, msl.league());
-  msg::Odometry odometry;
-  odometry.mutable_pose()->set_x(1.0);
-  odometry.set_lifts(7);
-  msg::OnboardFrame frame;
-  frame.set_team(msg::BLUE);
-  frame.set_robot_id(5);
-  double t = 0.0;
-  auto cycle = [&] {
-    odometry.set_t(t);
-    filter.on_odometry(odometry);
-    frame.set_t_capture(t);
-    tracker.observe(filter.to_percept(frame));
-    const double sd = tracker.estimate(0, t).self_localisation_sd();
-    t += 0.02;
-    return sd;
-  };
-  const double placed = cycle();
-  EXPECT_LT(placed, SelfLocaliserParams{}.lifted_position_sd) << "put down at the start: not a lift";
-  EXPECT_LT(cycle(), SelfLocaliserParams{}.lifted_position_sd);
-  odometry.set_lifts(8);
-  EXPECT_GE(cycle(), SelfLocaliserParams{}.lifted_position_sd - 1e-9);
-  EXPECT_GT(SelfLocaliserParams{}.lifted_position_sd, SkillParams{}.lost_position_sd);
-}
-
 TEST(WorldTracker, PassesWhatTheBumperTouchesOnWhileItIsRecent) {
   const msg::MatchConfig msl = runtime::preset_match_config("msl");
   OnboardFilter filter(msg::BLUE, 5, msl.league(), 0.01);

@@ -610,19 +610,16 @@ TEST(Physics, OdometryIgnoresCollisionsButMatchesFreeMotion) {
   EXPECT_NEAR(o.pose().theta(), p.theta(), 1e-12);
   EXPECT_EQ(o.wheels().left(), robot_truth(w.truth(0), msg::BLUE, 4).wheel_left());
   // Into the wall at x = 1.1: truth stops there, odometry keeps counting.
-  // Odometry does not see the hand that carries the robot, only its wheels;
-  // the wheel-drop switches count that it was lifted.
+  // Odometry does not see the hand that carries the robot, only its wheels.
   w.place_robot(msg::BLUE, 4, pose(0.9, -0.5, 0));
   const auto o0 = w.odometry(msg::BLUE, 4);
   EXPECT_EQ(o0.pose().x(), o.pose().x());
-  EXPECT_EQ(o0.lifts(), o.lifts() + 1);
   drive(w, msg::BLUE, 4, wheels(1, 1), 1.0);
   p = w.robot_pose(msg::BLUE, 4);
   o = w.odometry(msg::BLUE, 4);
   EXPECT_NEAR(p.x(), 1.1 - 0.0375, 1e-9);
   const double odo_travel = std::hypot(o.pose().x() - o0.pose().x(), o.pose().y() - o0.pose().y());
   EXPECT_GT(odo_travel, 0.3);  // the wheels turned on against the wall
-  EXPECT_EQ(o.lifts(), o0.lifts()) << "driving is no lift";
   // The bumper feels the wall ahead (robot frame: straight forward).
   ASSERT_EQ(o.bumper_size(), 1);
   EXPECT_NEAR(o.bumper(0).x(), 1.0, 1e-9);
