@@ -468,23 +468,7 @@ bool SkillController::holds_ball(const Pose& self, const V& ball) const {
 
 void SkillController::detour_around_ball(const Pose& self, double bx, double by, double& tx, double& ty,
                                          double extra) const {
-  const double R = ball_pass_radius(extra);
-  const V p(self.x, self.y), b(bx, by), T(tx, ty);
-  if ((T - b).norm() < R) return;  // the target is at the ball: nothing to go round
-  const auto pass = passes_close(p, T, b, R);
-  if (!pass) return;
-  const V perp = pass->side;
-  V w = b + perp * kBallWaypointFactor * R;
-  double wx = w.x(), wy = w.y();
-  clamp_to_field(wx, wy);
-  if ((V(wx, wy) - b).norm() < R) {  // squeezed against a wall: the other side
-    w = b - perp * kBallWaypointFactor * R;
-    wx = w.x();
-    wy = w.y();
-    clamp_to_field(wx, wy);
-  }
-  tx = wx;
-  ty = wy;
+  detour_round_zone(V(self.x, self.y), V(bx, by), ball_pass_radius(extra), false, tx, ty);
 }
 
 void SkillController::placing_detour_around_ball(const Pose& self, const std::optional<V>& spot,
@@ -492,46 +476,47 @@ void SkillController::placing_detour_around_ball(const Pose& self, const std::op
   // Close together, the spot and the ball knocked off it are one zone: the
   // waypoint beside the one lay on the other, and the robot drove at the
   // ball, backed off it and came again until the restart (MSL kick-offs).
-  const double R = ball_pass_radius();
-  std::vector<std::pair<V, double>> zones;  // centre, extra berth
-  if (spot && ball && (*ball - *spot).norm() < 2.0 * R) {
-    zones.push_back({0.5 * (*spot + *ball), 0.5 * (*ball - *spot).norm()});
-  } else {
-    if (spot) zones.push_back({*spot, 0.0});
-    if (ball) zones.push_back({*ball, 0.0});
-  }
   const V p(self.x, self.y);
-  const double keep = teammate_keep();
+  if (spot && ball && (*ball - *spot).norm() < 2.0 * ball_pass_radius()) {
+    const double apart = (*ball - *spot).norm();
+    detour_round_zone(p, 0.5 * (*spot + *ball), ball_pass_radius(0.5 * apart), true, tx, ty);
+    return;
+  }
+  if (spot) detour_round_zone(p, *spot, ball_pass_radius(), true, tx, ty);
+  if (ball) detour_round_zone(p, *ball, ball_pass_radius(), true, tx, ty);
+}
+
+void SkillController::detour_round_zone(const V& p, const V& centre, double berth, bool mind_teammates, double& tx,
+                                        double& ty) const {
+  const V T(tx, ty);
+  if ((T - centre).norm() < berth) return;  // the target is at the ball: nothing to go round
+  const auto pass = passes_close(p, T, centre, berth);
+  if (!pass) return;
+  auto waypoint = [&](const V& side) {
+    double wx = centre.x() + side.x() * kBallWaypointFactor * berth;
+    double wy = centre.y() + side.y() * kBallWaypointFactor * berth;
+    clamp_to_field(wx, wy);
+    return V(wx, wy);
+  };
   // A side whose waypoint, or the way to it, a teammate stands in: the way
   // round that teammate (give_way_to_teammates, which knows nothing of the
   // ball) led back over the ball.
+  const double keep = teammate_keep();
   auto crowded = [&](const V& w) {
     for (const V& m : teammates_)
       if ((w - m).norm() < keep || passes_close(p, w, m, keep)) return true;
     return false;
   };
-  for (const auto& [centre, extra] : zones) {
-    const double berth = ball_pass_radius(extra);
-    const V T(tx, ty);
-    if ((T - centre).norm() < berth) continue;  // the target is at the ball: nothing to go round
-    const auto pass = passes_close(p, T, centre, berth);
-    if (!pass) continue;
-    auto waypoint = [&](const V& side) {
-      V w = centre + side * kBallWaypointFactor * berth;
-      double wx = w.x(), wy = w.y();
-      clamp_to_field(wx, wy);
-      return V(wx, wy);
-    };
-    V side = pass->side;
-    // Squeezed against a wall, or crowded by a teammate where the other
-    // side is free: the other side.
-    const V here = waypoint(side), there = waypoint(-side);
-    const bool squeezed = (here - centre).norm() < berth;
-    if (squeezed || (crowded(here) && !crowded(there) && (there - centre).norm() >= berth)) side = -side;
-    const V w = waypoint(side);
-    tx = w.x();
-    ty = w.y();
-  }
+  V side = pass->side;
+  const V here = waypoint(side), there = waypoint(-side);
+  // Squeezed against a wall: the other side. Crowded by a teammate where
+  // the other side is free: that one too.
+  const bool squeezed = (here - centre).norm() < berth;
+  if (squeezed || (mind_teammates && crowded(here) && !crowded(there) && (there - centre).norm() >= berth))
+    side = -side;
+  const V w = side == pass->side ? here : there;
+  tx = w.x();
+  ty = w.y();
 }
 
 double SkillController::ball_pass_radius(double extra) const {

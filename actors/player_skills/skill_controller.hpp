@@ -268,6 +268,12 @@ class SkillController {
   // teammate stands in where the other is free.
   void placing_detour_around_ball(const Pose& self, const std::optional<Eigen::Vector2d>& spot,
                                   const std::optional<Eigen::Vector2d>& ball, double& tx, double& ty) const;
+  // The waypoint beside a zone of radius `berth` round `centre` when the
+  // straight way from p to (tx, ty) crosses it, on the side the way is on
+  // (the other one against a wall, or, with mind_teammates, where a
+  // teammate stands in this one and not in that).
+  void detour_round_zone(const Eigen::Vector2d& p, const Eigen::Vector2d& centre, double berth, bool mind_teammates,
+                         double& tx, double& ty) const;
   // How near the ball's centre a way may pass before detour_around_ball goes
   // round it, and how far from it the waypoint beside it lies.
   double ball_pass_radius(double extra = 0.0) const;
