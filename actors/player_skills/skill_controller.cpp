@@ -477,8 +477,8 @@ void SkillController::placing_detour_around_ball(const Pose& self, const std::op
   // waypoint beside the one lay on the other, and the robot drove at the
   // ball, backed off it and came again until the restart (MSL kick-offs).
   const V p(self.x, self.y);
-  if (spot && ball && (*ball - *spot).norm() < 2.0 * ball_pass_radius()) {
-    const double apart = (*ball - *spot).norm();
+  const double apart = spot && ball ? (*ball - *spot).norm() : std::numeric_limits<double>::infinity();
+  if (apart < 2.0 * ball_pass_radius()) {
     detour_round_zone(p, 0.5 * (*spot + *ball), ball_pass_radius(0.5 * apart), true, tx, ty);
     return;
   }

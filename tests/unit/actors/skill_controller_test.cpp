@@ -1235,16 +1235,15 @@ TEST(SkillController, RobotRunningBackToTheOtherTeamsKickoffGoesRoundTheCentreCi
 TEST(SkillController, RobotRunningBackToAKickoffPassesTheBallByTheCentreSpotOnOneSide) {
   // MSL, the other team's kick-off before it starts (no circle to keep out
   // of yet): a scorer's straight way home to the slot behind the centre
-  // circle runs over the ball on the centre spot. Nearly head-on, the side
-  // it went round on flipped with each centimetre it drifted, and it drove
-  // into the ball; and with the ball knocked off the spot, the waypoint
-  // beside the spot lay on the ball. Either way it stood at the ball inside
-  // the circle, backing off it and driving back into it, until the referee
-  // moved it (MSL seed 47). It goes round spot and ball on one side without
-  // touching the ball, and is back in its half in time.
-  // Onboard cameras see the ball 4 m off within centimetres.
-  // And a teammate beside the ball: the way round it must not lead over
-  // the ball either.
+  // circle runs over the ball on the centre spot. With the ball knocked off
+  // the spot, the waypoint beside the spot lay on the ball; with a teammate
+  // beside the ball, the way round the teammate led over it. Either way the
+  // robot stood at the ball inside the circle, backing off it and driving
+  // back into it, until the referee moved it (MSL seed 47). It goes round
+  // spot and ball on one side without touching the ball, and is back in its
+  // half in time. The head-on scenes (the ball seen within centimetres, as
+  // an onboard camera sees it 4 m off) passed before too; they stay to keep
+  // the side from flipping.
   for (const auto& [y, bx, by, noise, mate_y] : std::vector<std::tuple<double, double, double, double, double>>{
            {0.0, 0.0, 0.0, 0.002, 0.0},
            {0.0, 0.0, 0.0, 0.03, 0.0},
