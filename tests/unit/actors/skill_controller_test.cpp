@@ -1434,6 +1434,41 @@ TEST(SkillController, PlacingItFollowsATouchingOpponentThatMovesOffClosingNoFast
   }
 }
 
+TEST(SkillController, BrakingFromASpeedThePushingLimitHeldItBelowItNeverSpeedsUp) {
+  // MSL, placing for a kick-off: a robot backs towards its place with an
+  // opponent against its back, held to the pushing limit. Then its way
+  // turns ahead of it (the opponent gone). Braking to drive forwards, its
+  // command goes from the held speed towards zero; it never backs faster
+  // than it was held to (from the full speed its skills had wanted, it did).
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  const auto& league = config.league();
+  const double r = league.robot().radius(), most = 0.5 * league.rules().pushing_speed();
+  SkillParams params;
+  params.plan_around_opponents = false;  // straight back, into the opponent
+  SkillController skills(msg::BLUE, 1, league, params);
+  const int held = 60, after = 60;
+  std::vector<double> vx;
+  for (int k = 0; k < held + after; ++k) {
+    msg::WorldEstimate world = blue_1_at(0.0, 0.0, 0.0);  // blocked, then standing where it was
+    if (k < held) {
+      auto* o = world.add_opponents();
+      o->set_team(msg::YELLOW);
+      o->set_robot_id(1);
+      o->mutable_pose()->set_x(-2.0 * r - 0.01);
+    }
+    const double place_x = k < held ? -6.0 : 6.0;
+    vx.push_back(skills.step(world, placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, place_x, 0.0, 0.0), k,
+                             0.02 * k)
+                     .velocity()
+                     .vx());
+  }
+  const double held_speed = vx[held - 1];
+  EXPECT_GE(held_speed, -most - 1e-9);
+  EXPECT_LT(held_speed, -0.5 * most) << "not backing into the opponent: it tests nothing";
+  EXPECT_GE(*std::min_element(vx.begin() + held, vx.end()), held_speed - 1e-9) << "backed faster while braking";
+  EXPECT_GT(vx.back(), 2.0 * most) << "never drove forwards";
+}
+
 // An opponent its camera does not see presses on the attacker's side as it
 // drives the ball on: the bumper feels it (WorldEstimate.self_contacts).
 // For the first contact_push_fraction of the rules' pushing_seconds of the
