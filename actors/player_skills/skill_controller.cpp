@@ -1699,10 +1699,18 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // localiser restarts. MSL: a robot pushing against opponents in a corner,
     // no line in view, drifted 3 m in 50 s; placed for a free kick where it
     // believed it stood, it was inside the distance and moved by the referee
-    // 40 times.
+    // 40 times. It turns the way its skills would have turned it, so that
+    // found again it faces its way: always counter-clockwise, a robot sent
+    // out of a corner after a drop ball turned 1.9 s on the spot, most of
+    // it away from its way out (MSL). The way is chosen once for the turn:
+    // as the robot turns, its skills' own turn swings from one side to the
+    // other.
+    if (relocalise_direction_ == 0) relocalise_direction_ = v.omega < 0.0 ? -1 : 1;
     v = Vel{};
-    v.omega = params_.search_omega;
+    v.omega = relocalise_direction_ * params_.search_omega;
     kick = 0.0;
+  } else {
+    relocalise_direction_ = 0;
   }
   // Keep half the wheel acceleration for steering while turning; a keeper
   // moving along its line, or anyone driving straight, gets (nearly) all of it.

@@ -456,6 +456,7 @@ class SkillController {
   // again before relocalise_again_after_.
   std::optional<double> relocalise_until_;
   double relocalise_again_after_ = -1e300;
+  int relocalise_direction_ = 0;  // turning to find itself: +1 ccw, -1 cw, 0 not lost
   int search_direction_ = 0;  // turning while searching for the ball: +1 ccw, -1 cw, 0 not searching
 };
 

@@ -1986,6 +1986,32 @@ TEST(SkillController, LostRobotTurnsOnTheSpotUntilItHasFoundItself) {
   EXPECT_FALSE(turning_on_the_spot(overhead.step(world, place, 0, 0.0)));
 }
 
+TEST(SkillController, LostRobotTurnsTowardsItsWayAndKeepsThatTurnUntilFound) {
+  // MSL: lost while its place lies to its right, a robot turns clockwise,
+  // and goes on so when the place moves to its left; found and lost again
+  // with the place on its left, it turns counter-clockwise.
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  const SkillParams params;
+  SkillController skills(msg::BLUE, 2, config.league(), params);
+  auto step = [&](double place_y, double sd, double t) {
+    msg::PlayerInstruction place;
+    place.set_directive(msg::COACH_PLACE);
+    place.set_role(msg::ROLE_SUPPORTER);
+    place.mutable_placement()->set_x(0.0);
+    place.mutable_placement()->set_y(place_y);
+    msg::WorldEstimate world = blue_at(2, 0.0, 0.0, 0.0);  // facing +x, its place 3 m to one side
+    world.set_self_localisation_sd(sd);
+    return skills.step(world, place, static_cast<uint64_t>(t * 50.0), t).velocity().omega();
+  };
+  EXPECT_DOUBLE_EQ(step(-3.0, 0.4, 0.0), -params.search_omega) << "place on its right";
+  EXPECT_DOUBLE_EQ(step(-3.0, 0.4, 0.02), -params.search_omega);
+  EXPECT_DOUBLE_EQ(step(3.0, 0.4, 0.04), -params.search_omega) << "the turn is kept while lost";
+  const double found = step(3.0, 0.05, 0.06);
+  EXPECT_GT(found, 0.0) << "found: its skills turn it left";
+  EXPECT_NE(found, params.search_omega) << "found, yet still turning to find itself";
+  EXPECT_DOUBLE_EQ(step(3.0, 0.4, 0.08), params.search_omega) << "lost again, place on its left";
+}
+
 TEST(SkillController, WithOnboardCamerasTheSafetySearchKeepsMoreRoomFromTeammates) {
   // MSL: the place lies 2 cm short of touching a teammate that stands still,
   // both robots' filters claiming a millimetre. Localised by their own
