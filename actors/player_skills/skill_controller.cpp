@@ -1333,19 +1333,19 @@ double SkillController::ramp_forward_speed(double vx, double t, double fraction)
   const bool speeding_up = vx * last_vx_ >= 0.0 && std::abs(vx) > std::abs(last_vx_);
   const double limit = speeding_up ? up : down;
   last_vx_ += std::clamp(vx - last_vx_, -limit, limit);
-  // Slowing down, never faster than the last command really went: the
-  // pushing limit (limit_pushing) cuts the command after the ramp and
-  // leaves the ramp at the speed the skills wanted, and a robot braking
-  // from that sped up to it. (MSL: a scorer held to 0.5 m/s backing out of
-  // the goal mouth past the keeper turned to drive forwards, and went
-  // backwards at 1.4 m/s while "braking" from the 1.9 it had never reached;
-  // it was late at the kick-off.) Speeding up goes on from the wanted speed
-  // as before: once the limit lets go the motor takes the wheels there at
-  // its full acceleration, which placing robots need to be in time and
-  // attackers to break out of scrums (ramped from the held speed instead,
-  // MSL vs chaser, seeds 21-40: 338-44 against 402-41).
+  // Placing, a robot whose skills stop it or turn it about brakes from the
+  // speed its last command really went, never faster: the pushing limit
+  // (limit_pushing) cuts the command after the ramp and leaves the ramp at
+  // the speed the skills wanted. (MSL seed 58: a scorer held to 0.5 m/s
+  // backing out of the goal mouth past the keeper turned to drive forwards,
+  // and backed at 1.4 m/s while "braking" from the 1.9 it had never
+  // reached; it was late at the kick-off.) Otherwise the ramp goes on from
+  // the wanted speed: once the limit lets go, the motor takes the wheels
+  // there at its full acceleration. Ramped from the held speed always, or
+  // whenever slowing, MSL vs chaser (seeds 21-40) scored 338-44 and 323-42
+  // against 402-41: the attackers' pushes in scrums were tuned so.
   const double commanded = last_command_body_.x();
-  if (!speeding_up && last_vx_ * commanded >= 0.0 && std::abs(last_vx_) > std::abs(commanded))
+  if (placing_ && vx * last_vx_ <= 0.0 && last_vx_ * commanded >= 0.0 && std::abs(last_vx_) > std::abs(commanded))
     last_vx_ = commanded;
   last_t_ = t;
   return last_vx_;
