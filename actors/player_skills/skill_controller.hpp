@@ -203,7 +203,8 @@ struct SkillParams {
 /// Non-attackers go round the ball rather than touch it. A differential robot
 /// without a kicker is symmetric (MiroSot cube): it may drive and push backwards.
 /// A robot whose own self-localisation says it is lost (lost_position_sd)
-/// turns on the spot until it has found itself again.
+/// turns on the spot, the way its skills would have turned it, until it has
+/// found itself again.
 /// Without a self estimate it stops; without a ball field players search for
 /// it, turning on the spot towards where it was last seen (or the middle of
 /// the field) and on round until a camera finds it, and the keeper holds the
@@ -213,6 +214,9 @@ struct SkillParams {
 /// SkillParams::kickoff_acceleration_fraction for a robot placing for a
 /// kick-off where the run back is long): the motor scales both wheels'
 /// change alike, so a request at the limit would leave nothing for steering.
+/// Placing, a robot that its skills stop or turn about brakes from the speed
+/// its last command went, not from the higher one the pushing limit held it
+/// below.
 /// Inside the goal mouth targets may lie in the goal (to get behind a ball on
 /// the goal line); elsewhere they are kept on the field.
 /// Paths go round opponents (PathPlanner, ERRT): every robot but the keeper
