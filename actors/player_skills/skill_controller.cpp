@@ -489,7 +489,7 @@ void SkillController::placing_detour_around_ball(const Pose& self, const std::op
 void SkillController::detour_round_zone(const V& p, const V& centre, double berth, bool mind_teammates, double& tx,
                                         double& ty) const {
   const V T(tx, ty);
-  if ((T - centre).norm() < berth) return;  // the target is at the ball: nothing to go round
+  if ((T - centre).norm() < berth) return;  // the target is in the zone: nothing to go round
   const auto pass = passes_close(p, T, centre, berth);
   if (!pass) return;
   auto waypoint = [&](const V& side) {
@@ -507,14 +507,13 @@ void SkillController::detour_round_zone(const V& p, const V& centre, double bert
       if ((w - m).norm() < keep || passes_close(p, w, m, keep)) return true;
     return false;
   };
-  V side = pass->side;
-  const V here = waypoint(side), there = waypoint(-side);
+  const V here = waypoint(pass->side), there = waypoint(-pass->side);
   // Squeezed against a wall: the other side. Crowded by a teammate where
   // the other side is free: that one too.
   const bool squeezed = (here - centre).norm() < berth;
-  if (squeezed || (mind_teammates && crowded(here) && !crowded(there) && (there - centre).norm() >= berth))
-    side = -side;
-  const V w = side == pass->side ? here : there;
+  const bool other_side =
+      squeezed || (mind_teammates && crowded(here) && !crowded(there) && (there - centre).norm() >= berth);
+  const V w = other_side ? there : here;
   tx = w.x();
   ty = w.y();
 }

@@ -1450,12 +1450,7 @@ TEST(SkillController, BrakingFromASpeedThePushingLimitHeldItBelowItNeverSpeedsUp
   std::vector<double> vx;
   for (int k = 0; k < held + after; ++k) {
     msg::WorldEstimate world = blue_1_at(0.0, 0.0, 0.0);  // blocked, then standing where it was
-    if (k < held) {
-      auto* o = world.add_opponents();
-      o->set_team(msg::YELLOW);
-      o->set_robot_id(1);
-      o->mutable_pose()->set_x(-2.0 * r - 0.01);
-    }
+    if (k < held) add_opponents(world, {{-2.0 * r - 0.01, 0.0}});
     const double place_x = k < held ? -6.0 : 6.0;
     vx.push_back(skills.step(world, placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, place_x, 0.0, 0.0), k,
                              0.02 * k)
