@@ -250,6 +250,7 @@ std::optional<Violation> find_violation(const msg::MatchConfig& c) {
   check.non_negative("sim.stalemate_seconds", sim.stalemate_seconds());
   check.non_negative("sim.placement_seconds", sim.placement_seconds());
   check.non_negative("sim.motor_timeout", sim.motor_timeout());
+  check.non_negative("sim.start_position_sd", sim.start_position_sd());
 
   check.positive("half_duration", c.half_duration());
   check.non_negative("share_period", c.share_period());

@@ -46,6 +46,7 @@ KickoffDrill kickoff_drill(const GoalMoment& goal) {
   *drill.config.mutable_yellow() = goal.config.blue();
   // Distinct for every goal of every log, the same for every build.
   drill.config.set_seed(goal.config.seed() * 1000 + goal.number);
+  drill.config.mutable_sim()->set_start_position_sd(kDrillStartPositionSd);
   drill.start = goal.truth;
   for (auto& robot : *drill.start.mutable_robots()) robot.set_team(robot.team() == msg::BLUE ? msg::YELLOW : msg::BLUE);
   // The scorers play yellow, which defends +x in the first half.

@@ -81,6 +81,7 @@ RestartDrill restart_drill(const RestartMoment& moment) {
   drill.config = moment.config;
   // Distinct for every restart of every log, the same for every build.
   drill.config.set_seed(moment.config.seed() * 1000 + moment.number);
+  drill.config.mutable_sim()->set_start_position_sd(kDrillStartPositionSd);
   drill.start = moment.truth;
   drill.opening.set_restart(moment.kind);
   drill.opening.set_restart_team(moment.team);

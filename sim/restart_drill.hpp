@@ -50,6 +50,15 @@ struct RestartDrill {
 };
 RestartDrill restart_drill(const RestartMoment& moment);
 
+/// How uncertain (m) a drill's robots start about where they stand
+/// (SimConfig.start_position_sd): as a robot localised in the middle of a
+/// match is, not as one a hand has just put down. A drill's robot starting
+/// as uncertain as that (0.3 m) counted as lost and turned on the spot for
+/// its first third of a second, which the same robot in the logged match
+/// never did (MSL kick-off drills: scorers facing their way home turned
+/// half a radian off it first).
+constexpr double kDrillStartPositionSd = 0.05;
+
 /// Turns a world half round about the centre spot: positions, velocities
 /// and headings. The field is symmetric under it; the goals swap.
 void turn_half_round(msg::WorldTruth& truth);

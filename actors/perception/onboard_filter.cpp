@@ -7,14 +7,22 @@ namespace robocaf::actors {
 
 OnboardFilter::OnboardFilter(msg::Team team, uint32_t robot_id) : team_(team), robot_id_(robot_id) {}
 
+namespace {
+SelfLocaliserParams localiser_params(double start_position_sd) {
+  SelfLocaliserParams params;
+  if (start_position_sd > 0.0 && std::isfinite(start_position_sd)) params.start_position_sd = start_position_sd;
+  return params;
+}
+}  // namespace
+
 OnboardFilter::OnboardFilter(msg::Team team, uint32_t robot_id, const msg::LeaguePreset& league,
-                             double noise_per_metre)
+                             double noise_per_metre, double start_position_sd)
     : team_(team),
       robot_id_(robot_id),
       noise_per_metre_(noise_per_metre),
       robot_radius_(league.robot().radius()),
       ball_radius_(league.ball().radius()),
-      localiser_(std::in_place, league.field(), noise_per_metre) {}
+      localiser_(std::in_place, league.field(), noise_per_metre, localiser_params(start_position_sd)) {}
 
 void OnboardFilter::on_odometry(const msg::Odometry& odometry) {
   odometry_pose_ = odometry.pose();

@@ -35,8 +35,11 @@ class OnboardFilter {
   /// Without a league: odometry alone, never corrected, no position_sd filled in.
   OnboardFilter(msg::Team team, uint32_t robot_id);
   /// noise_per_metre: the camera's noise model (sim.onboard_camera.noise_per_metre),
-  /// for self-localisation and the objects' position_sd.
-  OnboardFilter(msg::Team team, uint32_t robot_id, const msg::LeaguePreset& league, double noise_per_metre);
+  /// for self-localisation and the objects' position_sd. start_position_sd
+  /// (m, sim.start_position_sd): how uncertain self-localisation starts;
+  /// 0 or less keeps SelfLocaliserParams' default.
+  OnboardFilter(msg::Team team, uint32_t robot_id, const msg::LeaguePreset& league, double noise_per_metre,
+                double start_position_sd = 0.0);
 
   /// Moves the self pose by odometry's newest change.
   void on_odometry(const msg::Odometry& odometry);

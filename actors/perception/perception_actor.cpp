@@ -53,7 +53,7 @@ caf::behavior perception(runtime::ShellActor<PerceptionState>* self, ActorSetup 
   runtime::init_shell(self, st.ctx, setup.shell);
   st.filter.emplace(st.ctx.address.team(), st.ctx.address.robot_id());
   st.onboard.emplace(st.ctx.address.team(), st.ctx.address.robot_id(), setup.match.league(),
-                     setup.match.sim().onboard_camera().noise_per_metre());
+                     setup.match.sim().onboard_camera().noise_per_metre(), setup.match.sim().start_position_sd());
   st.league = setup.match.league();
   st.colours = setup.match.colour_thresholds();
   runtime::join_directory(self, st.ctx);

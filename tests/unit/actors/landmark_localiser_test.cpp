@@ -154,6 +154,29 @@ TEST(OnboardFilter, LandmarksPullDriftedOdometryBackOntoTheField) {
               0.01);
 }
 
+// A robot put down by hand starts a few decimetres uncertain, and so
+// counts as lost until it sees lines (SkillParams::lost_position_sd); a
+// drill's robots, starting where they stood in a match, start as certain as
+// they were there (sim.start_position_sd).
+TEST(OnboardFilter, SelfLocalisationStartsAsUncertainAsTheMatchSays) {
+  msg::Odometry odometry;
+  odometry.mutable_pose()->set_x(2.4);
+  odometry.mutable_pose()->set_y(-0.9);
+  msg::OnboardFrame blind;
+  blind.set_team(msg::BLUE);
+  blind.set_robot_id(1);
+  auto start_sd = [&](OnboardFilter filter) {
+    filter.on_odometry(odometry);
+    const msg::Percept p = filter.to_percept(blind);
+    EXPECT_EQ(p.self_covariance_size(), 9);
+    return p.self_covariance_size() == 9 ? std::sqrt(p.self_covariance(0)) : -1.0;
+  };
+  EXPECT_NEAR(start_sd(OnboardFilter(msg::BLUE, 1, msl(), 0.01)), SelfLocaliserParams{}.start_position_sd, 1e-12);
+  EXPECT_NEAR(start_sd(OnboardFilter(msg::BLUE, 1, msl(), 0.01, 0.05)), 0.05, 1e-12);
+  EXPECT_NEAR(start_sd(OnboardFilter(msg::BLUE, 1, msl(), 0.01, 0.0)), SelfLocaliserParams{}.start_position_sd, 1e-12)
+      << "0: the default";
+}
+
 TEST(OnboardFilter, BumperContactAheadStopsTheSelfPose) {
   OnboardFilter filter(msg::BLUE, 1, msl(), 0.01);
   msg::Odometry odometry;

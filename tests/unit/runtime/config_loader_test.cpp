@@ -149,6 +149,9 @@ TEST_F(ConfigLoaderTest, ValidationNamesTheField) {
   c = base;
   c.mutable_yellow()->set_prediction_horizon(-0.05);
   expect_invalid(c, "yellow.prediction_horizon");
+  c = base;
+  c.mutable_sim()->set_start_position_sd(-0.1);
+  expect_invalid(c, "sim.start_position_sd");
 
   // Decimal literals that are whole multiples must not fail on rounding.
   c = base;

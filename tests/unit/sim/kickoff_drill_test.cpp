@@ -12,6 +12,7 @@
 #include "runtime/config_loader.hpp"
 #include "runtime/game_log.hpp"
 #include "sim/kickoff_drill.hpp"
+#include "sim/restart_drill.hpp"
 
 namespace robocaf::sim {
 namespace {
@@ -100,6 +101,8 @@ TEST(KickoffDrill, ScorersPlayYellowOnThePositiveSideAndTheOthersKickOff) {
   const KickoffDrill first = kickoff_drill(goals[0]);
   EXPECT_EQ(first.config.yellow().name(), "ours");
   EXPECT_EQ(first.config.blue().name(), "theirs");
+  EXPECT_DOUBLE_EQ(first.config.sim().start_position_sd(), kDrillStartPositionSd)
+      << "robots localised as in the middle of the match, not as just put down";
   ASSERT_EQ(first.start.robots_size(), 2);
   const auto& scorer = first.start.robots(0);
   EXPECT_EQ(scorer.team(), msg::YELLOW);

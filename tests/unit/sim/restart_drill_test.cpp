@@ -94,6 +94,8 @@ TEST(RestartDrill, OpensWithTheRestartAndTurnsTheFieldWhereBlueDefendedPlusX) {
   // First half: blue at -x as the drill's referee has it; nothing turns.
   const RestartDrill first = restart_drill(restarts[0]);
   EXPECT_EQ(first.opening.restart(), msg::RESTART_THROW_IN);
+  EXPECT_DOUBLE_EQ(first.config.sim().start_position_sd(), kDrillStartPositionSd)
+      << "robots localised as in the middle of the match, not as just put down";
   EXPECT_EQ(first.opening.restart_team(), msg::YELLOW);
   EXPECT_DOUBLE_EQ(first.opening.ball_spot().x(), 0.5);
   EXPECT_DOUBLE_EQ(first.opening.ball_spot().y(), -0.4);
