@@ -67,8 +67,11 @@ Cost cost_of(const std::vector<msg::Placement>& placements, const std::map<uint3
   return c;
 }
 
+// The best hand-out: the shortest longest run, then the least total. With
+// `longest_slack` > 0, of the hand-outs whose longest run is within it of the
+// shortest, the least total.
 Sharing best_sharing(const std::vector<msg::Placement>& placements, const std::map<uint32_t, msg::Pose2>& poses,
-                     std::vector<size_t> movers) {
+                     std::vector<size_t> movers, double longest_slack = 0.0) {
   std::vector<size_t> order(movers.size());
   std::iota(order.begin(), order.end(), size_t{0});
   Sharing best{movers, order, cost_of(placements, poses, movers, order)};
@@ -79,6 +82,16 @@ Sharing best_sharing(const std::vector<msg::Placement>& placements, const std::m
       best.order = order;
     }
   }
+  if (!(longest_slack > 0.0)) return best;
+  const double longest = best.cost.longest + longest_slack;
+  std::iota(order.begin(), order.end(), size_t{0});
+  do {
+    const Cost cost = cost_of(placements, poses, movers, order);
+    if (cost.longest <= longest && cost.total < best.cost.total - 1e-9) {
+      best.cost = cost;
+      best.order = order;
+    }
+  } while (std::next_permutation(order.begin(), order.end()));
   return best;
 }
 
@@ -109,7 +122,7 @@ std::vector<msg::Placement> PlacementSharer::share(const std::vector<msg::Placem
   }
   std::vector<msg::Placement> out = placements;
   if (movers->size() >= 2) {
-    Sharing chosen = best_sharing(placements, poses, *movers);
+    Sharing chosen = best_sharing(placements, poses, *movers, longest_slack_);
     // The last hand-out, if every robot sharing now was handed a spot
     // before: each robot keeps the spot that lies nearest where its last
     // one did (the hand-out that moves the spots least, found as if the

@@ -53,9 +53,19 @@ std::vector<msg::Placement> share_placements_by_distance(const std::vector<msg::
 /// one running through its spot would be left out of the sharing for that
 /// cycle, and the hand-out kept from then on would be the one made without
 /// it.
+///
+/// With `longest_slack` > 0, a hand-out whose longest run is within that
+/// (m) of the shortest counts as good as the shortest, and of those the one
+/// with the least total is made. By the longest run alone (to the
+/// millimetre), two robots running back after a goal were handed spots
+/// across each other's way: 0.16 m shorter the longest run, 1.5 m longer in
+/// all; side by side half-way, each gave way to the other, and both crept
+/// for seconds and stood inside the centre circle at the kick-off (MSL
+/// kick-off drill).
 class PlacementSharer {
  public:
-  explicit PlacementSharer(double keep_margin, double at_spot = 0.0) : keep_margin_(keep_margin), at_spot_(at_spot) {}
+  explicit PlacementSharer(double keep_margin, double at_spot = 0.0, double longest_slack = 0.0)
+      : keep_margin_(keep_margin), at_spot_(at_spot), longest_slack_(longest_slack) {}
 
   /// As share_placements_by_distance(), sticking to the last hand-out where
   /// the same robots share; robots of `standing` at their spots keep them.
@@ -69,6 +79,7 @@ class PlacementSharer {
  private:
   double keep_margin_;
   double at_spot_;
+  double longest_slack_;
   std::map<uint32_t, msg::Pose2> handed_;  // robot id -> spot it was handed last
 };
 

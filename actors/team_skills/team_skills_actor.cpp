@@ -176,9 +176,13 @@ caf::behavior team_skills(Self* self, ActorSetup setup) {
   if (setup.shell.address.robot_id() == 0) {
     st.assigner.emplace(setup.match.league(), strategy);
     // A swap must save more than a robot's width of the longest run; a
-    // robot within 0.4 radii of its spot (0.1 m in MSL) stands there.
-    if (runtime::long_kickoff_run(setup.match.league()))
-      st.placements.emplace(2.0 * setup.match.league().robot().radius(), 0.4 * setup.match.league().robot().radius());
+    // robot within 0.4 radii of its spot (0.1 m in MSL) stands there; a
+    // hand-out a robot's width longer in its longest run than the shortest
+    // still counts, by the total.
+    if (runtime::long_kickoff_run(setup.match.league())) {
+      const double r = setup.match.league().robot().radius();
+      st.placements.emplace(2.0 * r, 0.4 * r, 2.0 * r);
+    }
   } else {
     st.agreement.emplace(setup.match.league(), strategy, setup.shell.address.robot_id());
   }

@@ -129,6 +129,30 @@ TEST(PlacementSharing, TheSharerKeepsItsHandOutUnlessASwapSavesMoreThanTheMargin
   EXPECT_EQ(sharer.share(coach, flipped, 1)[1].pose().y(), 1.0);
 }
 
+// Two robots running back after a goal (MSL kick-off drill): by the longest
+// run alone, to the millimetre, each was handed the spot across the other's
+// way (0.16 m shorter the longest run, 1.5 m longer in all); met half-way,
+// each gave way to the other. Within the slack of the shortest longest run,
+// the total decides; beyond it, the longest run still does.
+TEST(PlacementSharing, ALongestRunWithinTheSlackOfTheShortestCountsAndTheTotalDecides) {
+  const std::vector<msg::Placement> coach = {spot(1, 8.5, 0.0), spot(2, 3.94, 0.0), spot(3, 1.94, 3.6)};
+  auto poses_at = [](double x3, double y3) {
+    return std::map<uint32_t, msg::Pose2>{{1, at(8.5, 0.0)}, {2, at(-3.64, 1.68)}, {3, at(x3, y3)}};
+  };
+  PlacementSharer strict(0.5);
+  const auto crossing = strict.share(coach, poses_at(-3.89, -1.21), 1);
+  EXPECT_EQ(crossing[1].pose().x(), 3.94) << "robot 2, the upper, to the lower spot";
+  PlacementSharer slack(0.5, 0.0, 0.5);
+  const auto uncrossed = slack.share(coach, poses_at(-3.89, -1.21), 1);
+  EXPECT_EQ(uncrossed[1].pose().x(), 1.94) << "robot 2 to the upper spot, 0.16 m longer the longest run";
+  EXPECT_EQ(uncrossed[2].pose().x(), 3.94);
+  EXPECT_EQ(uncrossed[0].pose().x(), 8.5) << "the keeper's own";
+  // Robot 3 0.7 m further back: uncrossed, its run would be 0.51 m longer
+  // than the longest crossed one.
+  PlacementSharer beyond(0.5, 0.0, 0.5);
+  EXPECT_EQ(beyond.share(coach, poses_at(-4.6, -1.21), 1)[1].pose().x(), 3.94);
+}
+
 // A robot that was not there last cycle (or one that left) leaves nothing
 // to keep: the hand-out is the best one.
 TEST(PlacementSharing, TheSharerStartsAfreshWhenTheRobotsChange) {
