@@ -916,6 +916,40 @@ TEST(SkillController, PlacingRobotAtItsPlaceBesideATeammateStaysThere) {
   EXPECT_LT(farthest, 0.1) << "wandered off its place";
 }
 
+// MSL restart drill, a drop ball: a robot a step from its place, facing a
+// teammate 0.63 m off and its place out to the side, crept towards the
+// teammate until the safety search stopped it; the search then scaled its
+// turn with its speed to nothing, and it stood for 1.7 s, turning a little
+// and creeping back in by turns. All but standing, it turns on the spot.
+// (Here the teammate is 0.56 m off: the scene's global camera knows both
+// robots to millimetres, and the search lets it nearer.)
+TEST(SkillController, ARobotTheSafetySearchStopsFromACreepStillTurnsOnTheSpot) {
+  MiniWorld w(runtime::preset_match_config("msl"));
+  const double place_x = -6.56, place_y = 2.68;
+  w.x = -7.10;
+  w.y = 2.92;
+  w.theta = -1.13;
+  w.teammates = {{w.x - 0.56 * 0.43, w.y - 0.56 * 0.90}};
+  w.bx = -8.18;
+  w.by = 5.50;
+  w.ball_moves = false;
+  msg::PlayerInstruction place = placing_away_from_spot(place_x, place_y, w.bx, 3.0);
+  place.mutable_ball_spot()->set_y(w.by);
+  place.set_restart(msg::RESTART_DROP_BALL);
+  place.mutable_placement()->set_theta(2.0);
+  double arrived = -1.0;
+  int standing = 0;  // cycles neither moving nor turning
+  for (int k = 0; k < 3 * 50 && arrived < 0.0; ++k) {
+    const double x0 = w.x, y0 = w.y, theta0 = w.theta;
+    w.step(place);
+    if (std::hypot(w.x - x0, w.y - y0) < 0.002 && std::abs(w.theta - theta0) < 0.02) ++standing;
+    if (std::hypot(w.x - place_x, w.y - place_y) < 0.1) arrived = w.t;
+  }
+  EXPECT_GT(arrived, 0.0) << "still " << std::hypot(w.x - place_x, w.y - place_y) << " m from its place";
+  EXPECT_LT(arrived, 1.45);
+  EXPECT_LT(standing, 15) << "stood neither moving nor turning";
+}
+
 // Yellow robots standing at `at`, ids from 1.
 void add_opponents(msg::WorldEstimate& world, const std::vector<std::pair<double, double>>& at) {
   uint32_t id = 1;
