@@ -309,8 +309,8 @@ TEST(TeamSkillsActor, InMiroSotTheSpotsAreHandedOutAfresh) {
 // The coach names robot 2 the spot it stands on, and robot 3 a spot behind
 // it; shared by distance alone, robot 3 would take robot 2's spot and chase
 // it there (the longest run 0.8 m shorter so, more than the slack that lets
-// the total decide). Whether robot 2 counts as standing is the actor's call, from its
-// estimated speed and the kind of restart.
+// the total decide). Whether robot 2 counts as standing is the actor's
+// call, from its estimated speed and the kind of restart.
 msg::PlayerInstruction instruction_of_two(const std::string& preset, msg::RestartKind restart, double speed_of_two) {
   CentralTeamSkills team(preset, {1, 2, 3});
   const msg::CoachCommand command =
