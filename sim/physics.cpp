@@ -373,6 +373,26 @@ void Physics::place_robot(msg::Team team, std::uint32_t id, const msg::Pose2& po
   dirty_ = true;
 }
 
+bool Physics::set_robot_motion(const msg::RobotTruth& logged) {
+  Robot& r = robots_[index_of(logged.team(), logged.robot_id())];
+  const double l = logged.wheel_left(), w = logged.wheel_right();
+  const Vector2d velocity(logged.velocity().x(), logged.velocity().y());
+  if (!std::isfinite(l) || !std::isfinite(w) || !velocity.allFinite()) return false;
+  // truth() reports the wheels as they are; an omni robot's sideways speed
+  // shows only in its velocity, which the ground's slip and bias shaped.
+  r.wheel_l = l;
+  r.wheel_r = w;
+  r.vx = 0.5 * (l + w);
+  r.omega = (w - l) * inv_wheel_base_;
+  r.vy = omni_ && true_travel_ > 0.0 ? unrotate(r.cos_t, r.sin_t, velocity).y() / true_travel_ - side_bias_ * r.vx
+                                     : 0.0;
+  for (int k = 0; k < 2; ++k) r.pid_out[k] = r.pid_e1[k] = r.pid_e2[k] = 0.0;
+  r.vel = rotate(r.cos_t, r.sin_t, {true_travel_ * r.vx, true_travel_ * (r.vy + side_bias_ * r.vx)});
+  r.step_vel = r.vel;
+  dirty_ = true;
+  return true;
+}
+
 void Physics::place_ball(const Vector2d& position, const Vector2d& velocity) {
   ball_pos_ = clamp_into_arena(position, ball_r_);
   ball_vel_ = velocity.allFinite() ? velocity : Vector2d::Zero();

@@ -83,6 +83,16 @@ class Physics {
   /// Throws std::out_of_range for an unknown robot.
   void place_robot(msg::Team team, std::uint32_t id, const msg::Pose2& pose);
 
+  /// Sets the robot `logged` names moving as it was when its truth was
+  /// reported (RobotTruth from truth(): the wheels' speeds, and for an omni
+  /// robot the sideways part of its velocity), so a world started from a game
+  /// log's truth rolls on as the robots were rolling, and their motors brake
+  /// or steer from there: started at rest, a scorer that had run into the
+  /// goal at 1.5 m/s was spared its braking. Pose and commands stay as they
+  /// are. Returns false (and changes nothing) for non-finite numbers.
+  /// Throws std::out_of_range for an unknown robot.
+  bool set_robot_motion(const msg::RobotTruth& logged);
+
   /// Teleports the ball (clamped into the arena) and ends any dribble.
   void place_ball(const Eigen::Vector2d& position,
                   const Eigen::Vector2d& velocity = Eigen::Vector2d::Zero());

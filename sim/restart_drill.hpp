@@ -1,9 +1,10 @@
 #pragma once
 // Restart drills: each restart of logged matches other than kick-offs (drop
 // balls, throw-ins, corner, goal and free kicks) played again from where
-// every robot stood when the referee called it, with the code of today. A
-// tournament's count of robots the referee moved at restarts changes with
-// everything before each one; a drill puts two builds on the same starts.
+// every robot stood, moving as it was, when the referee called it, with the
+// code of today. A tournament's count of robots the referee moved at
+// restarts changes with everything before each one; a drill puts two builds
+// on the same starts.
 // Plain C++ over game log records; `robocaf restart-drill` runs the drills
 // through real actors. Kick-offs after goals have their own (kickoff_drill.hpp).
 

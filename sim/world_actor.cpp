@@ -606,10 +606,13 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
       auto poses = st.referee->kickoff_positions(team, match.league().team_size());
       for (uint32_t id = 1; id <= match.league().team_size(); ++id) {
         msg::Pose2 pose = poses.at(id - 1);
+        const msg::RobotTruth* logged = nullptr;
         if (st.options.start_from)
           for (const auto& robot : st.options.start_from->robots())
-            if (robot.team() == team && robot.robot_id() == id) pose = robot.pose();
+            if (robot.team() == team && robot.robot_id() == id) logged = &robot;
+        if (logged) pose = logged->pose();
         st.physics->add_robot(team, id, pose);
+        if (logged) st.physics->set_robot_motion(*logged);
       }
     }
     if (st.options.start_from) {

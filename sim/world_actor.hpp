@@ -62,9 +62,10 @@ struct WorldOptions {
   bool realtime = false;
   std::shared_ptr<const ScenarioScript> scenario;  ///< null: a match
   /// A match that begins at a moment of another one (`robocaf kickoff-drill`):
-  /// the robots it lists stand where it has them, at rest, instead of in the
-  /// kick-off formation (robots it lacks keep their formation place), and the
-  /// ball lies where it has it. The referee begins with the first half's
+  /// the robots it lists stand where it has them, moving as they moved
+  /// (Physics::set_robot_motion), instead of in the kick-off formation (robots
+  /// it lacks keep their formation place, at rest), and the ball lies where
+  /// it has it, at rest. The referee begins with the first half's
   /// kick-off for blue, or with opening_restart. Ignored for scenarios.
   std::optional<msg::WorldTruth> start_from;
   /// The match opens with this restart (its restart, restart_team and

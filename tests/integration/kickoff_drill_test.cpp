@@ -25,7 +25,8 @@ TEST(KickoffDrillCommand, ReplaysTheKickoffAfterAGoalFromWhereTheScorerStood) {
     msg::LogRecord state;
     state.mutable_game_state()->set_blue_on_positive_side(false);
     writer.append(state);
-    // Blue 3 has just scored in the +x goal, deep in the other half.
+    // Blue 3 has just scored in the +x goal, deep in the other half, and
+    // runs on into it at 1 m/s.
     msg::LogRecord truth;
     truth.set_t(30.0);
     auto* scorer = truth.mutable_truth()->add_robots();
@@ -33,6 +34,9 @@ TEST(KickoffDrillCommand, ReplaysTheKickoffAfterAGoalFromWhereTheScorerStood) {
     scorer->set_robot_id(3);
     scorer->mutable_pose()->set_x(deep);
     scorer->mutable_pose()->set_y(0.1);
+    scorer->set_wheel_left(1.0);
+    scorer->set_wheel_right(1.0);
+    scorer->mutable_velocity()->set_x(1.0);
     writer.append(truth);
     msg::LogRecord goal;
     goal.set_t(30.02);
@@ -52,7 +56,8 @@ TEST(KickoffDrillCommand, ReplaysTheKickoffAfterAGoalFromWhereTheScorerStood) {
   EXPECT_NE(result.output.find("goal 1 at"), std::string::npos) << result.output;
 
   // The drill's own log: the scorer, playing yellow (defending +x), starts
-  // deep in the other half, turned half round; play starts once, and the
+  // deep in the other half, turned half round, still running on into the
+  // goal (at rest it would be spared its braking); play starts once, and the
   // match ends there, at the kick-off after the placement time.
   const std::string drill_log = dir + "/" + std::filesystem::path(log).stem().string() + "-goal1.rclog";
   ASSERT_TRUE(std::filesystem::exists(drill_log));
@@ -72,6 +77,8 @@ TEST(KickoffDrillCommand, ReplaysTheKickoffAfterAGoalFromWhereTheScorerStood) {
       found = true;
       EXPECT_NEAR(robot.pose().x(), -deep, 1e-9);
       EXPECT_NEAR(robot.pose().y(), -0.1, 1e-9);
+      EXPECT_NEAR(robot.velocity().x(), -1.0, 0.1);
+      EXPECT_NEAR(robot.wheel_left(), 1.0, 0.1);
     }
     EXPECT_TRUE(found);
   }

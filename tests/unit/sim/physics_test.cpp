@@ -209,6 +209,52 @@ TEST(Physics, OmniRampsTheBodyVelocityVector) {
   EXPECT_NEAR(w.robot_velocity(msg::BLUE, 1).norm(), 3.0, 1e-9);
 }
 
+// A world started from another's truth, with the motion it reported, goes on
+// exactly as the first one does (a kick-off drill from a game log).
+TEST(Physics, ARobotSetMovingAsItsTruthSaidGoesOnAsTheOriginal) {
+  const auto cfg = mirosot();
+  for (const auto& league : {big_field(), ssl_like()}) {
+    const bool omni = league.robot().drive() == msg::DRIVE_OMNI;
+    const msg::RobotCommand turning = omni ? body(0.8, 0.6, 1.5) : wheels(0.9, 1.3);
+    const msg::RobotCommand braking = omni ? body(0.0, 0.0, 0.0) : wheels(0.0, 0.0);
+    Physics original(league, cfg.sim());
+    original.add_robot(msg::BLUE, 1, pose(-1, 0.5, 0.3));
+    drive(original, msg::BLUE, 1, turning, 1.0);
+    const msg::RobotTruth logged = robot_truth(original.truth(0), msg::BLUE, 1);
+    ASSERT_GT(std::hypot(logged.velocity().x(), logged.velocity().y()), 0.5);
+
+    Physics resumed(league, cfg.sim()), at_rest(league, cfg.sim());
+    for (Physics* w : {&resumed, &at_rest}) w->add_robot(msg::BLUE, 1, logged.pose());
+    ASSERT_TRUE(resumed.set_robot_motion(logged));
+    const msg::RobotTruth now = robot_truth(resumed.truth(0), msg::BLUE, 1);
+    EXPECT_NEAR(now.velocity().x(), logged.velocity().x(), 1e-9) << league.name();
+    EXPECT_NEAR(now.velocity().y(), logged.velocity().y(), 1e-9) << league.name();
+    EXPECT_NEAR(now.omega(), logged.omega(), 1e-9) << league.name();
+    for (Physics* w : {&original, &resumed, &at_rest}) drive(*w, msg::BLUE, 1, braking, 0.5);
+    const auto a = original.robot_pose(msg::BLUE, 1), b = resumed.robot_pose(msg::BLUE, 1),
+               c = at_rest.robot_pose(msg::BLUE, 1);
+    EXPECT_NEAR(b.x(), a.x(), 1e-6) << league.name();
+    EXPECT_NEAR(b.y(), a.y(), 1e-6) << league.name();
+    EXPECT_NEAR(b.theta(), a.theta(), 1e-6) << league.name();
+    // Started at rest it would not have rolled on while braking.
+    EXPECT_GT(std::hypot(c.x() - a.x(), c.y() - a.y()), 0.05) << league.name();
+  }
+}
+
+TEST(Physics, SettingARobotMovingRefusesNumbersThatAreNot) {
+  Physics w(big_field(), mirosot().sim());
+  w.add_robot(msg::BLUE, 1, pose(0, 0));
+  msg::RobotTruth logged;
+  logged.set_team(msg::BLUE);
+  logged.set_robot_id(1);
+  logged.set_wheel_left(std::nan(""));
+  logged.set_wheel_right(1.0);
+  EXPECT_FALSE(w.set_robot_motion(logged));
+  EXPECT_EQ(w.robot_velocity(msg::BLUE, 1), Vector2d::Zero());
+  logged.set_robot_id(7);
+  EXPECT_THROW(w.set_robot_motion(logged), std::out_of_range);
+}
+
 TEST(Physics, BallRollsWithConstantDecelerationAndStops) {
   msg::LeaguePreset l = big_field(60);
   l.mutable_ball()->set_rolling_deceleration(0.1);
