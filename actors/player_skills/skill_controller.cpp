@@ -29,6 +29,9 @@ constexpr double kBackOff = 0.15;  // m the attacker backs off along its line to
 constexpr double kRestartCircleCreep = 0.02;
 // m up-field of where it stands an MSL attacker waits while the ball rolls into their goal
 constexpr double kReboundBackOff = 1.0;
+// m: spots of restarts nearer than this are the same one (a robot's exit
+// from its circle is kept, exit_from_circle).
+constexpr double kSameSpot = 0.05;
 using V = Eigen::Vector2d;
 
 using runtime::wrap_angle;
@@ -574,7 +577,7 @@ void SkillController::never_nearer(const Pose& self, const V& spot, double R, Ve
 }
 
 V SkillController::exit_from_circle(const Pose& self, const V& c, double R, const V& place,
-                                    const std::vector<CircleObstacle>& occupied) const {
+                                    const std::vector<CircleObstacle>& occupied, const std::optional<V>& kept) const {
   // Straight out from the centre is shortest, but near an end line or a
   // corner it lies off the field, where a robot stops at the boundary and
   // never gets round (tried: MSL illegal positions 104 -> 390). So the edge
@@ -593,6 +596,15 @@ V SkillController::exit_from_circle(const Pose& self, const V& c, double R, cons
     return std::none_of(occupied.begin(), occupied.end(),
                         [&](const CircleObstacle& o) { return (e - o.centre).norm() < o.radius; });
   };
+  auto usable = [&](const V& e, bool outwards_only, bool free_only) {
+    if (std::abs(e.x()) > hx || std::abs(e.y()) > hy) return false;
+    // Nor where drive_to() would not take it: a point by our goal area
+    // became the area's corner, inside the circle (MSL drop ball by our
+    // corner flag: a robot stood there beside an opponent for 4 s).
+    if (avoid_goal_area_ && in_own_goal_area(e, goal_area_keep())) return false;
+    if (outwards_only && (e - p).dot(p - c) < 0.0) return false;
+    return !free_only || free(e);
+  };
   constexpr int kDirections = 72;
   constexpr std::pair<bool, bool> kPasses[] = {{true, true}, {false, true}, {true, false}, {false, false}};
   for (const auto& [outwards_only, free_only] : kPasses) {
@@ -601,20 +613,24 @@ V SkillController::exit_from_circle(const Pose& self, const V& c, double R, cons
     for (int k = 0; k < kDirections; ++k) {
       const double a = k * (2.0 * M_PI / kDirections);
       const V e = c + out * V(std::cos(a), std::sin(a));
-      if (std::abs(e.x()) > hx || std::abs(e.y()) > hy) continue;
-      // Nor where drive_to() would not take it: a point by our goal area
-      // became the area's corner, inside the circle (MSL drop ball by our
-      // corner flag: a robot stood there beside an opponent for 4 s).
-      if (avoid_goal_area_ && in_own_goal_area(e, goal_area_keep())) continue;
-      if (outwards_only && (e - p).dot(p - c) < 0.0) continue;
-      if (free_only && !free(e)) continue;
+      if (!usable(e, outwards_only, free_only)) continue;
       const double cost = (e - p).norm() + out * std::abs(wrap_angle(a - place_bearing));
       if (cost < best_cost) {
         best_cost = cost;
         best = e;
       }
     }
-    if (best) return *best;
+    if (!best) continue;
+    // The point it was heading for, while still usable and not much further
+    // off: as the robots round it moved and its place along the circle
+    // changed, the best point jumped from one side of it to the other, and
+    // a robot 0.3 m inside turned to and fro until the restart (MSL drop
+    // balls in corners, restart drills: seed 37 restart 78). Out of the
+    // circle first; the way round to the place can change after.
+    if (kept && params_.exit_keep_radii >= 0.0 && free(*kept) && usable(*kept, outwards_only, free_only) &&
+        (*kept - p).norm() <= (*best - p).norm() + params_.exit_keep_radii * r)
+      return *kept;
+    return *best;
   }
   // No edge point inside the lines (a circle wider than the field): the place.
   return place;
@@ -1440,6 +1456,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   // placing for a restart included, goes round teammates.
   placing_ = instruction.directive() == msg::COACH_PLACE;
   placing_for_kickoff_ = placing_ && instruction.restart() == msg::RESTART_KICKOFF;
+  if (!placing_) last_exit_.reset();
   give_way_ = params_.give_way && (placing_ || instruction.role() != msg::ROLE_ATTACKER);
   const bool ball = world.ball().valid();
   opponents_.clear();
@@ -1627,7 +1644,11 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
         for (const auto& opponent : world.opponents())
           occupied.push_back({V(opponent.pose().x(), opponent.pose().y()),
                               2.0 * league_.robot().radius() + params_.opponent_clearance});
-        const V exit = exit_from_circle(self, *spot, R, place, occupied);
+        // Kept while it is for the same circle.
+        if (last_exit_ && (last_exit_spot_ - *spot).norm() > kSameSpot) last_exit_.reset();
+        const V exit = exit_from_circle(self, *spot, R, place, occupied, last_exit_);
+        last_exit_ = exit;
+        last_exit_spot_ = *spot;
         tx = exit.x();
         ty = exit.y();
         // Of the two ends, the one pointing away from the spot leads: the

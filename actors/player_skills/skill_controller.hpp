@@ -132,6 +132,11 @@ struct SkillParams {
   // than a kick-off drives forwards, camera first, to a place further than
   // this (m); nearer, it may back up.
   double placement_reverse_reach = 1.0;
+  // A robot inside the distance the rules keep it from the ball's spot
+  // keeps heading for the point on the circle it chose (exit_from_circle)
+  // while that stays free and lies at most this many robot radii further
+  // from it than the best one; below 0: never.
+  double exit_keep_radii = 2.0;
   double opponent_clearance = 0.01;   // m kept between our body and an opponent's on a planned path
   // Pushing (league rules.pushing_seconds > 0): against an opponent whose
   // estimated gap is under pushing_reach, at most this fraction of
@@ -294,10 +299,13 @@ class SkillController {
   // For a robot inside that circle whose place lies outside it: the point
   // just outside the edge, inside the field's lines and not within an
   // `occupied` circle (robots standing there) while another will do, from
-  // which the way out and on round the edge to the place is shortest.
+  // which the way out and on round the edge to the place is shortest; or
+  // `kept` (the point chosen the cycle before) while it qualifies as well
+  // and lies at most SkillParams::exit_keep_radii robot radii further off.
   Eigen::Vector2d exit_from_circle(const Pose& self, const Eigen::Vector2d& centre, double R,
                                    const Eigen::Vector2d& place,
-                                   const std::vector<CircleObstacle>& occupied = {}) const;
+                                   const std::vector<CircleObstacle>& occupied = {},
+                                   const std::optional<Eigen::Vector2d>& kept = std::nullopt) const;
   // Like detour_around_ball, with a wider berth, and targets at the ball
   // moved off it and out of the lane a rolling ball is about to roll along.
   void avoid_ball(const Pose& self, double bx, double by, double& tx, double& ty) const;
@@ -454,6 +462,10 @@ class SkillController {
   // ([0]: our goal at -x, [1]: at +x).
   FreeSpace placing_space_[2];
   std::vector<CircleObstacle> opponents_;   // this cycle's opponents
+  // The point a robot inside the restart distance last headed out by
+  // (exit_from_circle's `kept`), and the spot whose circle it was for.
+  std::optional<Eigen::Vector2d> last_exit_;
+  Eigen::Vector2d last_exit_spot_ = Eigen::Vector2d::Zero();
   std::vector<CircleObstacle> plan_round_;  // those drive_to plans round this cycle (placing: the ones at hand)
   bool avoid_opponents_ = false;            // this cycle: drive_to plans round opponents
   // Turning on the spot to find itself again until then, when lost; not

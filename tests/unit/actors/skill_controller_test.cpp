@@ -1811,6 +1811,44 @@ TEST(SkillController, PlacingRobotLeavesTheCircleWhereNoTeammateStands) {
   EXPECT_GE(closest, 2.0 * r + 0.01) << "touched the teammate";
 }
 
+// MSL drop balls in corners: a robot 0.3 m inside the circle it must keep
+// out of was sent to places on either side of it by turns (the coach's
+// spots moved as the robots round them did), and the point it left the
+// circle by jumped from one side to the other with them; it turned to and
+// fro until the referee moved it (restart drill, seed 37 restart 78). It
+// keeps heading for the point it chose while that stays free and not much
+// costlier. When it leaves the circle, with and without that.
+double leaving_with_places_by_turns(const SkillParams& params) {
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  const double keep = config.league().rules().restart_distance();
+  SkillController skills(msg::BLUE, 2, config.league(), params);
+  const double ring = keep + 0.3;
+  const msg::PlayerInstruction above = placing_away_from_spot(ring * std::cos(0.25), ring * std::sin(0.25), 0.0, keep);
+  const msg::PlayerInstruction below =
+      placing_away_from_spot(ring * std::cos(0.25), -ring * std::sin(0.25), 0.0, keep);
+  double x = keep - 0.3, y = 0.0, theta = kPi / 2;
+  for (int k = 0; k < 250; ++k) {
+    msg::WorldEstimate world = blue_at(2, x, y, theta);
+    world.mutable_ball()->set_valid(true);
+    const auto c = skills.step(world, (k / 10) % 2 == 0 ? above : below, k, 0.02 * k);
+    theta = runtime::wrap_angle(theta + 0.02 * c.velocity().omega());
+    x += 0.02 * c.velocity().vx() * std::cos(theta);
+    y += 0.02 * c.velocity().vx() * std::sin(theta);
+    if (std::hypot(x, y) >= keep) return 0.02 * k;
+  }
+  return -1.0;
+}
+
+TEST(SkillController, PlacingRobotInsideTheCircleKeepsTheWayOutItChoseAsItsPlaceMoves) {
+  const double kept = leaving_with_places_by_turns(SkillParams{});
+  EXPECT_GT(kept, 0.0) << "never left the circle";
+  EXPECT_LT(kept, 1.5) << "left it late";
+  SkillParams fresh_each_cycle;
+  fresh_each_cycle.exit_keep_radii = -1.0;
+  const double fresh = leaving_with_places_by_turns(fresh_each_cycle);
+  EXPECT_TRUE(fresh < 0.0 || fresh > kept + 0.5) << "the scene would not test keeping the way out: " << fresh;
+}
+
 // An MSL restart by a corner flag (the ball's spot at `spot`; a drop ball
 // unless `restart` says otherwise): our robot places from (x, y), facing
 // `theta`, for (place_x, place_y), with
