@@ -30,7 +30,7 @@ const char* kRestartDrillUsage =
     "  every restart in the game logs at which the team (default blue) had to keep its distance\n"
     "  from the ball (the other team's free kicks, goal kicks, corner kicks and throw-ins, and\n"
     "  drop balls) played again with this build from where every robot stood when the referee\n"
-    "  called it (the robots start at rest): how long the team took until all its robots stood\n"
+    "  called it (the robots start moving as they moved): how long the team took until all its robots stood\n"
     "  legally and how many the referee moved, beside the same restart as logged\n"
     "  --restart NAME  only these: free-kick, goal-kick, corner-kick, throw-in or drop-ball\n"
     "  --jobs J        drills at a time (default: one per core)\n"
