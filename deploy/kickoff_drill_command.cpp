@@ -33,8 +33,8 @@ const char* kKickoffDrillUsage =
     "                             [--summary-json FILE]\n"
     "  for every goal the team (default blue) scored in the game logs, the other team's kick-off\n"
     "  played again with this build from where every robot stood when the ball went in (the\n"
-    "  robots start moving as they moved): how long the scoring team took until all its robots stood legally\n"
-    "  and how many the referee moved, beside the same kick-off as logged\n"
+    "  robots start moving as they moved): how long the scoring team took until all its robots\n"
+    "  stood legally and how many the referee moved, beside the same kick-off as logged\n"
     "  --jobs J        drills at a time (default: one per core)\n"
     "  --log-dir DIR   keep each drill's game log there (default: deleted)\n"
     "  --list          one line per drill as well";

@@ -1,10 +1,11 @@
 #pragma once
 // Kick-off drills: the other team's kick-off after each of our goals in game
 // logs, played again from where every robot stood and how it was moving when
-// the ball went in, with the code of today. A full match has a few dozen such kick-offs and each one
-// depends on everything before it; a drill replays the same moments for every
-// build, so two builds are compared on the same starts. Plain C++ over game
-// log records; `robocaf kickoff-drill` runs the drills through real actors.
+// the ball went in, with the code of today. A full match has a few dozen
+// such kick-offs and each one depends on everything before it; a drill
+// replays the same moments for every build, so two builds are compared on
+// the same starts. Plain C++ over game log records; `robocaf kickoff-drill`
+// runs the drills through real actors.
 
 #include <cstdint>
 #include <string>

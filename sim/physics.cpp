@@ -379,7 +379,7 @@ bool Physics::set_robot_motion(const msg::RobotTruth& logged) {
   const Vector2d velocity(logged.velocity().x(), logged.velocity().y());
   if (!std::isfinite(l) || !std::isfinite(w) || !velocity.allFinite()) return false;
   // truth() reports the wheels as they are; an omni robot's sideways speed
-  // shows only in its velocity, which the ground's slip and bias shaped.
+  // shows only in its velocity (ground_velocity(), inverted here).
   r.wheel_l = l;
   r.wheel_r = w;
   r.vx = 0.5 * (l + w);
@@ -387,7 +387,7 @@ bool Physics::set_robot_motion(const msg::RobotTruth& logged) {
   r.vy = omni_ && true_travel_ > 0.0 ? unrotate(r.cos_t, r.sin_t, velocity).y() / true_travel_ - side_bias_ * r.vx
                                      : 0.0;
   for (int k = 0; k < 2; ++k) r.pid_out[k] = r.pid_e1[k] = r.pid_e2[k] = 0.0;
-  r.vel = rotate(r.cos_t, r.sin_t, {true_travel_ * r.vx, true_travel_ * (r.vy + side_bias_ * r.vx)});
+  r.vel = ground_velocity(r);
   r.step_vel = r.vel;
   dirty_ = true;
   return true;
@@ -491,6 +491,10 @@ void Physics::single_step(double dt) {
   if (const int g = ball_in_goal(); g != 0) goal_latch_ = g;
 }
 
+Vector2d Physics::ground_velocity(const Robot& r) const {
+  return rotate(r.cos_t, r.sin_t, {true_travel_ * r.vx, true_travel_ * (r.vy + side_bias_ * r.vx)});
+}
+
 void Physics::drive_robot(Robot& r, double dt) {
   const bool live =
       r.has_command && (motor_timeout_ <= 0.0 || time_ - r.cmd_time <= motor_timeout_);
@@ -563,7 +567,7 @@ void Physics::drive_robot(Robot& r, double dt) {
   r.cos_t = c * k;
   r.sin_t = s * k;
 
-  r.vel = rotate(r.cos_t, r.sin_t, {true_travel_ * r.vx, true_travel_ * (r.vy + side_bias_ * r.vx)});
+  r.vel = ground_velocity(r);
 
   r.odo_pos.x() += r.odo_cos * arc.dx - r.odo_sin * arc.dy;
   r.odo_pos.y() += r.odo_sin * arc.dx + r.odo_cos * arc.dy;

@@ -226,6 +226,9 @@ class Physics {
 
   void single_step(double dt);
   void drive_robot(Robot& r, double dt);
+  // The field-frame velocity truth() reports for r's drive state: its wheels'
+  // motion as the ground takes it (slip and sideways bias).
+  Eigen::Vector2d ground_velocity(const Robot& r) const;
   // New wheel speeds (left, right) of a differential robot under the motor model.
   void drive_wheels(Robot& r, bool live, double dt, double& left, double& right);
   double dc_motor_wheel(Robot& r, int wheel, double v, double target, double dt) const;

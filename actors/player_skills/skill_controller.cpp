@@ -627,7 +627,7 @@ V SkillController::exit_from_circle(const Pose& self, const V& c, double R, cons
     // a robot 0.3 m inside turned to and fro until the restart (MSL drop
     // balls in corners, restart drills: seed 37 restart 78). Out of the
     // circle first; the way round to the place can change after.
-    if (kept && params_.exit_keep_radii >= 0.0 && free(*kept) && usable(*kept, outwards_only, free_only) &&
+    if (kept && params_.exit_keep_radii >= 0.0 && usable(*kept, outwards_only, /*free_only=*/true) &&
         (*kept - p).norm() <= (*best - p).norm() + params_.exit_keep_radii * r)
       return *kept;
     return *best;

@@ -1817,7 +1817,7 @@ TEST(SkillController, PlacingRobotLeavesTheCircleWhereNoTeammateStands) {
 // circle by jumped from one side to the other with them; it turned to and
 // fro until the referee moved it (restart drill, seed 37 restart 78). It
 // keeps heading for the point it chose while that stays free and not much
-// costlier. When it leaves the circle, with and without that.
+// further off. When it leaves the circle, with and without that.
 double leaving_with_places_by_turns(const SkillParams& params) {
   const msg::MatchConfig config = runtime::preset_match_config("msl");
   const double keep = config.league().rules().restart_distance();
