@@ -410,27 +410,37 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
     return result;
   }
 
-  Scene scene = make_scene(obstacles, free_space);
+  // A start outside the free space (pushed over its edge, or an estimate a
+  // little off) plans in it with the nearest rectangle stretched to hold the
+  // start: along the edge or back in, never further out. Stepping first
+  // straight onto the nearest free point, unchecked, a robot pushed beyond
+  // our end line drove into the opponent touching it on the field side for
+  // 7 s, until the referee moved it (MSL corner kick).
+  FreeSpace stretched;
+  const bool outside = !in_space(free_space, start);
+  if (outside) {
+    stretched = free_space;
+    Box* nearest = nullptr;
+    double best = std::numeric_limits<double>::infinity();
+    for (Box& box : stretched) {
+      if (box.isEmpty()) continue;
+      const double d2 = (clamp_into(box, start) - start).squaredNorm();
+      if (d2 < best) {
+        best = d2;
+        nearest = &box;
+      }
+    }
+    nearest->extend(start);
+  }
+  Scene scene = make_scene(obstacles, outside ? stretched : free_space);
   result.waypoints.push_back(start);
   if (last_goal_ && params_.goal_jump > 0.0 && (goal - *last_goal_).norm() > params_.goal_jump) clear_cache();
   last_goal_ = goal;
   std::vector<V> last_way;
   last_way.swap(last_way_);
 
-  V root = start;
-  if (!in_space(free_space, start)) {
-    result.start_blocked = true;
-    double best = std::numeric_limits<double>::infinity();
-    for (const Box& box : free_space) {
-      if (box.isEmpty()) continue;
-      const V q = clamp_into(box, start);
-      if ((q - start).squaredNorm() < best) {
-        best = (q - start).squaredNorm();
-        root = q;
-      }
-    }
-    result.waypoints.push_back(root);
-  }
+  const V root = start;
+  result.start_blocked = outside;
   for (const Disc& disc : scene.discs)
     if ((root - disc.centre).squaredNorm() < disc.radius * disc.radius) result.start_blocked = true;
 

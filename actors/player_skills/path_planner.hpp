@@ -177,8 +177,10 @@ struct PlanResult {
 /// still does not reach the aim grows a last one with such zones holding
 /// the start shrunk to their body: boxed in against the zone by opponents,
 /// the way out may lead nearer the ball. A start outside the free space
-/// first goes straight to the nearest point of the free space (not checked
-/// against obstacles); the path goes on from there.
+/// plans as if the rectangle nearest to it were stretched to hold it: the
+/// path may run along the edge or back in (round obstacles as usual), never
+/// further out; the goal, and whether it is free, are judged in the
+/// stretched space too.
 ///
 /// Hysteresis: when the tree's way is not the straight segment, the last
 /// plan's corners (with the new start and aim as ends, shortcut and pulled

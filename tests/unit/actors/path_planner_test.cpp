@@ -366,15 +366,47 @@ TEST(PathPlanner, ARobotHeldInADiscGetsOutThroughAGapNarrowerThanAFullStepClears
   EXPECT_EQ(stuck.nodes, 0) << "the scene no longer holds the robot";
 }
 
-TEST(PathPlanner, AStartOutsideTheFieldGoesToTheFieldFirst) {
+TEST(PathPlanner, AStartOutsideTheFieldMovesAlongItsEdgeOrBackInNeverFurtherOut) {
   PathPlanner planner(params());
   const V start(kLength / 2 - 0.01, 0.2);  // centre closer to the wall than the radius
-  const PlanResult r = planner.plan(start, V(0.0, 0.2), {}, field());
-  EXPECT_TRUE(r.start_blocked);
-  EXPECT_TRUE(r.reached_goal);
-  ASSERT_EQ(r.waypoints.size(), 3u);
-  EXPECT_EQ(r.waypoints[0], start);
-  EXPECT_NEAR(r.waypoints[1].x(), kLength / 2 - kRadius, 1e-12);
+  const PlanResult along = planner.plan(start, V(kLength / 2 - 0.01, -0.5), {}, field());
+  EXPECT_TRUE(along.start_blocked);
+  EXPECT_TRUE(along.reached_goal);
+  ASSERT_EQ(along.waypoints.size(), 2u) << "straight along the wall";
+  const PlanResult further = planner.plan(start, V(kLength / 2 + 0.5, 0.2), {}, field());
+  EXPECT_TRUE(further.goal_blocked);
+  EXPECT_NEAR(further.waypoints.back().x(), start.x(), 1e-12) << "no further out than it is";
+}
+
+TEST(PathPlanner, ARobotPushedPastTheEndLineLeavesWithoutDrivingIntoTheOpponentTouchingIt) {
+  // MSL corner kick for the other team (seed 21 at 1426 s): our robot stood
+  // 0.09 m beyond the edge of the run-off the planner allows, an opponent
+  // touching it on the field side; its way out of the distance leads up
+  // the line and back in. Its first step used to be straight onto the free
+  // space, into the opponent, where it pushed for 7 s.
+  const FreeSpace msl = field_free_space(18.0, 12.0, kMslRadius, 2.0, 0.5, 0.9);
+  const V start(9.74, -3.43), exit(8.5, -2.25);
+  const std::vector<CircleObstacle> scene{{V(9.24, -3.42), kMslRadius}};
+  const double keep = 2.0 * kMslRadius + kClearance;
+  for (uint32_t seed = 1; seed <= 10; ++seed) {
+    PlannerParams p = msl_params();
+    p.seed = seed;
+    PathPlanner planner(p);
+    const PlanResult r = planner.plan(start, exit, scene, msl);
+    EXPECT_TRUE(r.start_blocked) << "seed " << seed;
+    EXPECT_TRUE(r.reached_goal) << "seed " << seed;
+    const double touching = (start - scene[0].centre).norm();
+    for (std::size_t i = 1; i < r.waypoints.size(); ++i) {
+      EXPECT_LE(r.waypoints[i].x(), start.x() + kTolerance) << "seed " << seed;
+      const V a = r.waypoints[i - 1], b = r.waypoints[i];
+      // Boxed in (every way along the line nears the opponent a little at
+      // first), it may slide by the clearance, as PathPlanner says.
+      for (int k = 1; k <= 50; ++k)
+        EXPECT_GE((a + (b - a) * (k / 50.0) - scene[0].centre).norm(),
+                  std::min(touching, keep) - kClearance - kTolerance)
+            << "seed " << seed << " segment " << i;
+    }
+  }
 }
 
 TEST(PathPlanner, TheNodeBoundHoldsAndAWalledOffGoalEndsAtTheNearestNode) {
