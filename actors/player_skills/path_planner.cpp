@@ -169,7 +169,6 @@ void PathPlanner::reset() {
   cache_.clear();
   last_goal_.reset();
   last_way_.clear();
-  straight_plans_ = 0;
 }
 
 PathPlanner::Scene PathPlanner::make_scene(const std::vector<CircleObstacle>& obstacles,
@@ -478,7 +477,6 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
       result.waypoints.push_back(target);
       result.reached_target = true;
       result.reached_goal = !result.goal_blocked;
-      if (!last_way.empty() && ++straight_plans_ <= params_.keep_way_straight_plans) last_way_.swap(last_way);
       return result;
     }
     const int nodes_before = result.nodes;
@@ -563,7 +561,6 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
     result.reached_target = true;
     result.reached_goal = !result.goal_blocked;
     last_way_.assign(chosen.corners.begin() + 1, chosen.corners.end());
-    straight_plans_ = 0;
   }
   const std::vector<V>& path = chosen.taut;
   result.waypoints.insert(result.waypoints.end(), path.begin() + 1, path.end());

@@ -101,14 +101,6 @@ struct PlannerParams {
   /// up by turns: a differential robot turned to one, then to the other,
   /// and stood (MSL: 3 s in front of the other team's keeper at a kick-off).
   double keep_way_fraction = 0.1;
-  /// Plans that went straight (nothing in the way) keep the last way round
-  /// remembered for up to this many plans; 0 forgets it at once. An
-  /// obstacle that comes and goes from the caller's set (opponents planned
-  /// round only while near, standing or on a collision course) left a
-  /// straight plan between detours, and each new tree went round it on
-  /// either side by chance: a scorer running back boxed in at the other
-  /// team's goal swung between the two sides of the crowd for 1.5 s.
-  int keep_way_straight_plans = 25;
   /// When the last way is blocked and the new tree goes round an obstacle
   /// on the other side, up to this many more trees are grown for one round
   /// the same sides (taken when at most keep_way_fraction longer).
@@ -194,8 +186,7 @@ struct PlanResult {
 /// plan's corners (with the new start and aim as ends, shortcut and pulled
 /// taut again) replace it while all its segments are still free and it is
 /// at most keep_way_fraction longer, or whenever the tree did not reach the
-/// aim; plans that go straight in between keep it for
-/// keep_way_straight_plans plans. When it is blocked and the tree's way passes an obstacle on the
+/// aim. When it is blocked and the tree's way passes an obstacle on the
 /// other side, up to same_side_retries more trees are grown for one that
 /// keeps the sides. An aim further than goal_jump from the last one drops
 /// the last way.
@@ -277,11 +268,9 @@ class PathPlanner {
   std::mt19937 rng_;
   std::vector<Eigen::Vector2d> cache_;
   std::optional<Eigen::Vector2d> last_goal_;
-  // The last way round after its start, ending at its aim; empty when the
-  // last plan did not reach its aim, or when keep_way_straight_plans plans
-  // have gone straight since.
+  // The last plan's way after its start, ending at its aim; empty when it
+  // went straight or did not reach its aim.
   std::vector<Eigen::Vector2d> last_way_;
-  int straight_plans_ = 0;
   // Tree storage reused between plans (no allocation per plan once warm).
   std::vector<double> xs_, ys_;
   std::vector<int> parents_;

@@ -581,45 +581,6 @@ TEST(PathPlanner, ReplanningKeepsGoingRoundTheSameSideOfAnOpponentAsLongAsTheOth
   EXPECT_EQ(with_keeping, 0) << "without keeping the way: " << without_keeping;
 }
 
-// The same walk, the opponent dropping out of the caller's set every third
-// cycle (as one planned round only while near, standing or on a collision
-// course does): the plans in between go straight at it.
-int side_changes_flickering(const PlannerParams& p) {
-  PathPlanner planner(p);
-  V self(-0.6, 0.0);
-  const V goal(0.6, 0.0);
-  int side = 0, changes = 0;
-  for (int cycle = 0; cycle < 60; ++cycle) {
-    const bool seen = cycle % 3 != 2;
-    std::vector<CircleObstacle> in_the_way;
-    if (seen) in_the_way.push_back(opponent(0.0, 0.0));
-    const PlanResult plan = planner.plan(self, goal, in_the_way, field());
-    if (seen) {
-      if (plan.waypoints.size() < 3) break;  // past it: straight on
-      const int now = plan.waypoints[1].y() > 0.0 ? 1 : -1;
-      if (side != 0 && now != side) ++changes;
-      side = now;
-    }
-    const V step = plan.waypoints[1] - self;
-    self += std::min(0.01, step.norm()) * step.normalized();
-  }
-  return changes;
-}
-
-TEST(PathPlanner, AnOpponentThatComesAndGoesFromTheSceneIsStillPassedOnOneSide) {
-  constexpr uint32_t kSeeds = 200;
-  int keeping = 0, forgetting = 0;
-  for (uint32_t seed = 1; seed <= kSeeds; ++seed) {
-    PlannerParams p = params(seed);
-    keeping += side_changes_flickering(p);
-    p.keep_way_straight_plans = 0;
-    forgetting += side_changes_flickering(p);
-  }
-  RecordProperty("side_changes_forgetting", std::to_string(forgetting));
-  EXPECT_GT(forgetting, 0) << "the scene no longer tests anything";
-  EXPECT_EQ(keeping, 0) << "forgetting the way at straight plans: " << forgetting;
-}
-
 TEST(PathPlanner, AKeptWayThatOpponentsBlockGivesWayToTheOtherSide) {
   const V start(-0.6, 0.0), goal(0.6, 0.0);
   for (uint32_t seed = 1; seed <= 20; ++seed) {
