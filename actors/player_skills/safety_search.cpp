@@ -120,7 +120,8 @@ double curvature_keeping_deceleration(double max_deceleration, double turn_rate,
 SafetySearch::SafetySearch(DssParams params)
     : params_(params),
       params_valid_(std::isfinite(params.dt) && params.dt > 0.0 && std::isfinite(params.margin) &&
-                    params.margin >= 0.0 && std::isfinite(params.speed_margin) && params.speed_margin >= 0.0) {
+                    params.margin >= 0.0 && std::isfinite(params.speed_margin) && params.speed_margin >= 0.0 &&
+                    std::isfinite(params.overlap_slack) && params.overlap_slack >= 0.0) {
   params_.ring_directions = std::clamp(params_.ring_directions, 0, 256);
   params_.ring_levels = std::clamp(params_.ring_levels, 0, 32);
 }
@@ -129,7 +130,8 @@ bool SafetySearch::valid(const DssRobot& r) {
   return finite(r.position) && finite(r.velocity) && finite(r.desired_acceleration) && finite(r.drive_axis) &&
          std::isfinite(r.turn_rate) &&
          std::isfinite(r.max_acceleration) && r.max_acceleration >= 0.0 && std::isfinite(r.max_deceleration) &&
-         r.max_deceleration > 0.0 && std::isfinite(r.radius) && r.radius >= 0.0;
+         r.max_deceleration > 0.0 && std::isfinite(r.radius) && r.radius >= 0.0 && std::isfinite(r.doubt) &&
+         r.doubt >= 0.0 && r.doubt <= r.radius;
 }
 
 V SafetySearch::brake_acceleration(const DssRobot& robot) const {
@@ -278,9 +280,15 @@ double SafetySearch::plan_clearance(const DssRobot& a, const Plan& pa, const Dss
                                     bool separate, double stop_below, double cap) const {
   const double d0 = (a.position - b.position).norm();
   const double keep = a.radius + b.radius + pair_margin(a, b);
-  // Already overlapping: the pair must only not come any closer.
+  // Already overlapping: the pair must only not come any closer; where only
+  // the doubt overlaps, not by more than the slack, and the bodies no nearer
+  // than the margin.
   const bool overlapping = d0 < keep;
-  const double required = std::min(keep, d0);
+  double required = std::min(keep, d0);
+  if (overlapping && params_.overlap_slack > 0.0) {
+    const double bodies = keep - a.doubt - b.doubt;
+    required = std::max(std::min(bodies, d0), d0 - params_.overlap_slack);
+  }
   // Too far apart to meet whatever the shape of the paths: a lower bound is
   // enough, as it is positive.
   const double apart = d0 - pa.reach - pb.reach;

@@ -21,6 +21,9 @@ struct DssRobot {
   double max_acceleration = 0.0;  // m/s^2 the robot can speed up (or steer) with; >= 0
   double max_deceleration = 0.0;  // m/s^2 it brakes with; > 0, or it could never stop
   double radius = 0.0;            // m, bounding circle
+  /// m of `radius` that is doubt about where the robot is rather than its
+  /// body (0 <= doubt <= radius); see DssParams::overlap_slack.
+  double doubt = 0.0;
   /// A robot that can only accelerate along one axis (differential drive: its
   /// heading) gets a unit vector here and is only offered accelerations along
   /// it; zero means any direction (omnidirectional).
@@ -51,6 +54,14 @@ struct DssParams {
   /// (their predicted paths are only as good as the velocities they start
   /// from). 0: `margin` alone.
   double speed_margin = 0.0;
+  /// m: a pair that overlaps only by its doubt (DssRobot::doubt), the
+  /// bodies still apart by the margin, may come this much closer than it
+  /// is within the check's horizon, never so close that the bodies come
+  /// within the margin. 0: it must not come any closer, as a pair whose
+  /// bodies overlap. Two robots standing a doubt apart, one's way to its
+  /// place passing the other, otherwise stand there for good: each step of
+  /// the way brings them a millimetre closer at first.
+  double overlap_slack = 0.0;
 };
 
 /// What DSS decided for one robot.
@@ -109,8 +120,9 @@ double curvature_keeping_deceleration(double max_deceleration, double turn_rate,
 /// of the quartic beyond the window (a braking robot's polynomial reversing
 /// after it stopped) is no false alarm. A pair collides when the minimum
 /// distance drops below r_a + r_b + margin. A pair that already overlaps must
-/// only not get any closer than it is, so moving apart (or staying) is safe and
-/// moving in is not; when its desired acceleration is replaced, a robot in an
+/// only not get any closer than it is (by more than overlap_slack, where only
+/// the doubt overlaps), so moving apart (or staying) is safe and moving in is
+/// not; when its desired acceleration is replaced, a robot in an
 /// overlap gets the closest one that moves the pair apart (or, hemmed in, the
 /// closest that keeps the distance).
 ///
@@ -138,7 +150,8 @@ double curvature_keeping_deceleration(double max_deceleration, double turn_rate,
 /// turn_rate 0 the plan is the straight one, exactly.
 ///
 /// Invalid input (a non-finite number, max_deceleration <= 0, a negative
-/// radius or max_acceleration, dt <= 0) is treated as unsafe: the robot brakes
+/// radius or max_acceleration, a doubt outside [0, radius], dt <= 0, a
+/// negative margin or slack) is treated as unsafe: the robot brakes
 /// (zero when even its velocity is unknown) and inputs_valid is false. Nothing
 /// throws; nothing returns NaN.
 class SafetySearch {

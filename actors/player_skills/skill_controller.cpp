@@ -1248,7 +1248,8 @@ void SkillController::apply_safety_search(const msg::WorldEstimate& world, doubl
     return std::max(least_doubt,
                     std::isfinite(variance) && variance > 0.0 ? std::min(2.0 * std::sqrt(variance), 0.15) : 0.0);
   };
-  self.radius = robot.radius() + position_doubt(me);
+  self.doubt = position_doubt(me);
+  self.radius = robot.radius() + self.doubt;
   const double own_omega = finite_or_zero(me.omega());
   if (!omni_) {
     self.drive_axis = heading;  // a differential robot can only change its forward speed
@@ -1265,6 +1266,12 @@ void SkillController::apply_safety_search(const msg::WorldEstimate& world, doubl
   dss.margin = params_.dss_margin;
   dss.teammates_finish_step = true;  // every robot of the team decides this same cycle
   dss.speed_margin = params_.dss_speed_margin;
+  // Placing, robots stand and pass one another slowly within the doubt of
+  // the teammates' shared estimates (up to 0.15 m each): no step may bring
+  // such a pair closer, and one whose place lay past a teammate 0.69 m off
+  // stood 8 s inside the distance (MSL throw-in). Not in play, where the
+  // rule holds as it was tuned.
+  dss.overlap_slack = placing_ ? params_.dss_placing_overlap_slack : 0.0;
 
   // Teammates that could meet the robot before both have stopped: both radii,
   // the margin, both paths (the robot at most speeding up for a step, the
@@ -1282,7 +1289,8 @@ void SkillController::apply_safety_search(const msg::WorldEstimate& world, doubl
     other.max_acceleration = max_acceleration;
     if (!omni_) other.turn_rate = finite_or_zero(mate.omega());
     other.max_deceleration = braking(other.turn_rate, other.velocity.norm());
-    other.radius = robot.radius() + position_doubt(mate);
+    other.doubt = position_doubt(mate);
+    other.radius = robot.radius() + other.doubt;
     const double speed = other.velocity.norm();
     const double reach = self.radius + other.radius + 2.0 * robot.radius() + dss.margin +
                          dss.speed_margin * (own_speed + speed) + own_path + path(speed, other.max_deceleration);

@@ -105,6 +105,10 @@ struct SkillParams {
   // least this (m): the self filter claims millimetres while robots
   // localised from their own camera are 1-3 cm off on good stretches.
   double dss_onboard_doubt = 0.03;
+  // Placing for a restart, a pair of teammates closer than their doubts
+  // allow may come this much (m) closer within the safety search's horizon,
+  // the bodies never within its margin (DssParams::overlap_slack).
+  double dss_placing_overlap_slack = 0.015;
   bool plan_around_opponents = true;  // drive_to follows an ERRT path round opponents (PathPlanner)
   // Placing for a restart, robots plan round the opponents within four radii
   // of them, not round those further off (opponents are placing too, and

@@ -437,6 +437,60 @@ TEST(SafetySearch, OverlappingRobotsDrivenTogetherSeparate) {
   for (bool centralised : {true, false}) EXPECT_GE(drive(robots, goals, true, centralised, nullptr, 1.0), start - 1e-6);
 }
 
+// A differential robot (MSL size) whose drive axis is `axis` and whose place
+// lies along it, a standing teammate 0.68 m off: their doubts (0.03 and
+// 0.15 m) overlap. It drives there under the search for `seconds`; returns
+// how far from its place it ends, and the least distance between the
+// centres on the way.
+std::pair<double, double> drive_past_a_teammate(double slack, const V& axis, const V& place, double seconds) {
+  DssParams p = params();
+  p.margin = 0.015;
+  p.overlap_slack = slack;
+  const SafetySearch dss(p);
+  DssRobot me = robot(V(7.36, -2.87), V::Zero());
+  me.radius = 0.25 + 0.03;
+  me.doubt = 0.03;
+  me.drive_axis = axis;
+  me.max_acceleration = 2.0;
+  me.max_deceleration = 2.4;
+  DssRobot mate = robot(V(6.70, -2.71), V::Zero());
+  mate.radius = 0.25 + 0.15;
+  mate.doubt = 0.15;
+  mate.max_acceleration = 2.0;
+  mate.max_deceleration = 2.4;
+  double least = (me.position - mate.position).norm();
+  for (double t = 0.0; t < seconds; t += p.dt) {
+    const V to_place = place - me.position;
+    const double along = to_place.dot(me.drive_axis);
+    const double wanted = std::clamp(1.5 * along, -0.5, 0.5);
+    const double now = me.velocity.dot(me.drive_axis);
+    me.desired_acceleration = me.drive_axis * std::clamp((wanted - now) / p.dt, -2.4, 2.0);
+    const V a = dss.safe_acceleration(me, {mate}).acceleration;
+    me.position += me.velocity * p.dt + 0.5 * a * p.dt * p.dt;
+    me.velocity += a * p.dt;
+    least = std::min(least, (me.position - mate.position).norm());
+  }
+  return {(place - me.position).norm(), least};
+}
+
+TEST(SafetySearch, RobotsOverlappingOnlyByTheirDoubtMayPassWithTheSlackNeverTouching) {
+  // MSL throw-in (seed 32): the place straight behind, the way passing the
+  // teammate a few centimetres nearer than where it starts.
+  const V place(7.36, -2.446), facing(0.0, -1.0);
+  const auto [left_without, least_without] = drive_past_a_teammate(0.0, facing, place, 3.0);
+  EXPECT_GT(left_without, 0.3) << "without the slack it stands: the scene no longer tests anything";
+  EXPECT_GE(least_without, (V(7.36, -2.87) - V(6.70, -2.71)).norm() - 1e-6);
+  const auto [left_with, least_with] = drive_past_a_teammate(0.015, facing, place, 3.0);
+  EXPECT_LT(left_with, 0.05);
+  EXPECT_GE(least_with, 2.0 * 0.25 + 0.015 - 1e-6);
+  // A place on the far side of the teammate, straight through it: the pair
+  // may come nearer, never so that the bodies come within the margin.
+  const V at_mate = (V(6.70, -2.71) - V(7.36, -2.87)).normalized();
+  const auto [left_through, least_through] = drive_past_a_teammate(0.015, at_mate, V(6.70, -2.71) + at_mate, 3.0);
+  EXPECT_GT(left_through, 0.9);
+  EXPECT_GE(least_through, 2.0 * 0.25 + 0.015 - 1e-6);
+}
+
 // --- bad input -----------------------------------------------------------------------
 
 TEST(SafetySearch, NonFiniteInputBrakesWithoutThrowing) {
