@@ -1268,7 +1268,7 @@ void SkillController::apply_safety_search(const msg::WorldEstimate& world, doubl
   dss.speed_margin = params_.dss_speed_margin;
   // Placing, robots stand and pass one another slowly within the doubt of
   // the teammates' shared estimates (up to 0.15 m each): no step may bring
-  // such a pair closer, and one whose place lay past a teammate 0.69 m off
+  // such a pair closer, and one whose place lay past a teammate 0.68 m off
   // stood 8 s inside the distance (MSL throw-in). Not in play, where the
   // rule holds as it was tuned.
   dss.overlap_slack = placing_ ? params_.dss_placing_overlap_slack : 0.0;

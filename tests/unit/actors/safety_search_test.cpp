@@ -489,6 +489,10 @@ TEST(SafetySearch, RobotsOverlappingOnlyByTheirDoubtMayPassWithTheSlackNeverTouc
   const auto [left_through, least_through] = drive_past_a_teammate(0.015, at_mate, V(6.70, -2.71) + at_mate, 3.0);
   EXPECT_GT(left_through, 0.9);
   EXPECT_GE(least_through, 2.0 * 0.25 + 0.015 - 1e-6);
+  // A doubt bigger than the robot's whole radius is no input to trust.
+  DssRobot odd = robot(V(0.0, 0.0), V::Zero());
+  odd.doubt = 2.0 * kRadius;
+  EXPECT_FALSE(SafetySearch(params()).safe_acceleration(odd, {}).inputs_valid);
 }
 
 // --- bad input -----------------------------------------------------------------------
