@@ -22,6 +22,10 @@ constexpr double kMaxWindowBend = 2e-3;  // m
 // acceleration to count as separating them (a fraction of a millimetre: one
 // step at a third of the limit, then braking).
 constexpr double kSeparation = 1e-4;  // m
+// A pair overlapping by its doubt gets DssParams::overlap_slack only when its
+// relative motion over the horizon runs at least 60 degrees off the line
+// between the two (cos 60 degrees).
+constexpr double kPassingCosine = 0.5;
 
 bool finite(const V& v) { return std::isfinite(v.x()) && std::isfinite(v.y()); }
 
@@ -285,9 +289,16 @@ double SafetySearch::plan_clearance(const DssRobot& a, const Plan& pa, const Dss
   // than the margin.
   const bool overlapping = d0 < keep;
   double required = std::min(keep, d0);
-  if (overlapping && params_.overlap_slack > 0.0) {
-    const double bodies = keep - a.doubt - b.doubt;
-    required = std::max(std::min(bodies, d0), d0 - params_.overlap_slack);
+  if (overlapping && params_.overlap_slack > 0.0 && d0 > 0.0) {
+    // Passing by, not closing in: over the horizon the pair moves mostly
+    // across the line between them. Straight in, a robot sent to a place
+    // within the doubt of a teammate crept in by the slack every step.
+    const V across = (a.position - b.position) / d0;
+    const V moved = (pa.rest - a.position) - (pb.rest - b.position);
+    if (std::abs(moved.dot(across)) <= kPassingCosine * moved.norm()) {
+      const double bodies = keep - a.doubt - b.doubt;
+      required = std::max(std::min(bodies, d0), d0 - params_.overlap_slack);
+    }
   }
   // Too far apart to meet whatever the shape of the paths: a lower bound is
   // enough, as it is positive.

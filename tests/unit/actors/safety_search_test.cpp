@@ -473,7 +473,7 @@ std::pair<double, double> drive_past_a_teammate(double slack, const V& axis, con
   return {(place - me.position).norm(), least};
 }
 
-TEST(SafetySearch, RobotsOverlappingOnlyByTheirDoubtMayPassWithTheSlackNeverTouching) {
+TEST(SafetySearch, RobotsOverlappingOnlyByTheirDoubtMayPassByWithTheSlackNotCloseIn) {
   // MSL throw-in (seed 32): the place straight behind, the way passing the
   // teammate a few centimetres nearer than where it starts.
   const V place(7.36, -2.446), facing(0.0, -1.0);
@@ -483,12 +483,12 @@ TEST(SafetySearch, RobotsOverlappingOnlyByTheirDoubtMayPassWithTheSlackNeverTouc
   const auto [left_with, least_with] = drive_past_a_teammate(0.015, facing, place, 3.0);
   EXPECT_LT(left_with, 0.05);
   EXPECT_GE(least_with, 2.0 * 0.25 + 0.015 - 1e-6);
-  // A place on the far side of the teammate, straight through it: the pair
-  // may come nearer, never so that the bodies come within the margin.
+  // A place on the far side of the teammate, straight through it: closing
+  // in, not passing by, so no slack; it comes no nearer at all.
   const V at_mate = (V(6.70, -2.71) - V(7.36, -2.87)).normalized();
   const auto [left_through, least_through] = drive_past_a_teammate(0.015, at_mate, V(6.70, -2.71) + at_mate, 3.0);
   EXPECT_GT(left_through, 0.9);
-  EXPECT_GE(least_through, 2.0 * 0.25 + 0.015 - 1e-6);
+  EXPECT_GE(least_through, (V(7.36, -2.87) - V(6.70, -2.71)).norm() - 1e-6);
   // A doubt bigger than the robot's whole radius is no input to trust.
   DssRobot odd = robot(V(0.0, 0.0), V::Zero());
   odd.doubt = 2.0 * kRadius;
