@@ -97,6 +97,22 @@ bool segment_in_space(const FreeSpace& space, const V& a, const V& b) {
 
 V clamp_into(const Box& box, const V& p) { return p.cwiseMax(box.min()).cwiseMin(box.max()); }
 
+// Index of the non-empty rectangle of `space` nearest to p (the first of
+// equals), -1 when there is none.
+int nearest_box(const FreeSpace& space, const V& p) {
+  int nearest = -1;
+  double best = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < static_cast<int>(space.size()); ++i) {
+    if (space[i].isEmpty()) continue;
+    const double d2 = (clamp_into(space[i], p) - p).squaredNorm();
+    if (d2 < best) {
+      best = d2;
+      nearest = i;
+    }
+  }
+  return nearest;
+}
+
 }  // namespace
 
 FreeSpace field_free_space(double length, double width, double robot_radius, double goal_width, double goal_depth,
@@ -146,18 +162,8 @@ FreeSpace subtract_box(const FreeSpace& space, const Box& hole) {
 }
 
 V clamp_into_free_space(const FreeSpace& space, const V& p) {
-  V best = p;
-  double best_d2 = std::numeric_limits<double>::infinity();
-  for (const Box& box : space) {
-    if (box.isEmpty()) continue;
-    const V q = clamp_into(box, p);
-    const double d2 = (q - p).squaredNorm();
-    if (d2 < best_d2) {
-      best_d2 = d2;
-      best = q;
-    }
-  }
-  return best;
+  const int nearest = nearest_box(space, p);
+  return nearest < 0 ? p : clamp_into(space[nearest], p);
 }
 
 double PlanResult::length() const { return polyline_length(waypoints); }
@@ -420,17 +426,7 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
   const bool outside = !in_space(free_space, start);
   if (outside) {
     stretched = free_space;
-    Box* nearest = nullptr;
-    double best = std::numeric_limits<double>::infinity();
-    for (Box& box : stretched) {
-      if (box.isEmpty()) continue;
-      const double d2 = (clamp_into(box, start) - start).squaredNorm();
-      if (d2 < best) {
-        best = d2;
-        nearest = &box;
-      }
-    }
-    nearest->extend(start);
+    stretched[nearest_box(free_space, start)].extend(start);  // one exists: any_region
   }
   Scene scene = make_scene(obstacles, outside ? stretched : free_space);
   result.waypoints.push_back(start);

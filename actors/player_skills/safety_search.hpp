@@ -58,10 +58,10 @@ struct DssParams {
   /// bodies still apart by the margin, and passes by (its relative motion
   /// over the horizon at least 60 degrees off the line between the two) may
   /// come this much closer than it is within the check's horizon, never so
-  /// close that the bodies come within the margin. 0: it must not come any closer, as a pair whose
-  /// bodies overlap. Two robots standing a doubt apart, one's way to its
-  /// place passing the other, otherwise stand there for good: each step of
-  /// the way brings them a millimetre closer at first.
+  /// close that the bodies come within the margin. 0: it must not come any
+  /// closer, as a pair whose bodies overlap. Two robots standing a doubt
+  /// apart, one's way to its place passing the other, otherwise stand there
+  /// for good: each step of the way brings them a millimetre closer at first.
   double overlap_slack = 0.0;
 };
 
