@@ -312,8 +312,8 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
   for (const auto& [id, pose] : stayers) taken.push_back({pose.x(), pose.y()});
 
   // Movers: too close to the ball, at the own goal area, or not seen.
-  // Nearest free point at `keep` from the ball, inside the field and clear of
-  // the own goal area's surroundings, and of teammates by more than the
+  // Nearest free point at `keep` from the ball, inside the field, a radius
+  // clear of the own goal area, and clear of teammates by more than the
   // skills keep from them: a robot sent to touching distance of a teammate
   // goes round it and stops short, inside the distance (MSL drop balls).
   const double teammate_gap = runtime::teammate_keep(league_) + 0.02;
@@ -334,8 +334,16 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
     return std::any_of(lanes.begin(), lanes.end(),
                        [&](const Lane& l) { return dist_to_segment(q, l.from, l.to) < teammate_gap; });
   };
+  // Only the area itself and a radius round it, not its surroundings: at
+  // the other team's corner kick those cut the crescent between the area
+  // and the circle, and a robot inside the circle by the corner flag was
+  // sent round the far side of the ball, past the opponents standing there
+  // (MSL restart drill, a corner kick: the spot jumped between four points
+  // beyond an opponent touching the robot, which turned from one to the
+  // next for 8 s until the referee moved it). Placing, the skills keep off
+  // only half a radius (SkillController::own_goal_area_keep()).
   auto free = [&](Point q) {
-    if (std::abs(q.x) > xmax || std::abs(q.y) > ymax || near_own_goal_area(q) || !clear_of_opponents(q)) return false;
+    if (std::abs(q.x) > xmax || std::abs(q.y) > ymax || in_own_goal_area(q, r) || !clear_of_opponents(q)) return false;
     return std::all_of(taken.begin(), taken.end(), [&](Point o) { return dist(o, q) >= teammate_gap; }) &&
            !in_a_lane(q);
   };

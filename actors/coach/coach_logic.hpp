@@ -74,10 +74,12 @@ class CoachLogic {
   ///   centre, at that distance, where that is outside the goal area.
   /// Where the rules limit robots in the own goal area
   /// (max_defenders_in_goal_area > 0), field players leave it and its
-  /// surroundings two robot radii wide, and no one is sent there (nor is a
-  /// wall spot put there). No robot is sent where it would touch one of the
-  /// `opponents` (their robots stand their ground at our restart, and keep
-  /// their distance as we do at theirs, so a spot on one is never reached).
+  /// surroundings two robot radii wide (and no wall spot is put there);
+  /// a robot sent out of the restart distance may be sent into those
+  /// surroundings, never within a radius of the area. No robot is sent
+  /// where it would touch one of the `opponents` (their robots stand their
+  /// ground at our restart, and keep their distance as we do at theirs, so
+  /// a spot on one is never reached).
   /// At the other team's restart and at drop balls, the robots inside the
   /// distance get their spots deepest first, and each one's way out (from
   /// where it stands towards its spot, less the teammate gap at the end) is

@@ -284,7 +284,7 @@ void SkillController::clamp_to_field(double& x, double& y) const {
 void SkillController::keep_out_of_own_goal_area(double& x, double& y) const {
   const auto& f = league_.field();
   if (f.goal_area_depth() <= 0.0 || f.goal_area_width() <= 0.0) return;
-  const double margin = goal_area_keep();
+  const double margin = own_goal_area_keep();
   const double a = own_goal_x_ < 0.0 ? 1.0 : -1.0;  // into the field from our goal
   const double depth = a * (x - own_goal_x_);  // distance in front of our goal line
   const double front = f.goal_area_depth() + margin, side = 0.5 * f.goal_area_width() + margin;
@@ -302,7 +302,7 @@ void SkillController::go_round_own_goal_area(const Pose& self, double& tx, doubl
   if (f.goal_area_depth() <= 0.0 || f.goal_area_width() <= 0.0) return;
   // The area grown a little less than keep_out_of_own_goal_area's, so a
   // target on that edge lies outside.
-  const double margin = goal_area_keep() - 0.02;
+  const double margin = own_goal_area_keep() - 0.02;
   const double a = own_goal_x_ < 0.0 ? 1.0 : -1.0;
   const double front = f.goal_area_depth() + margin, side = 0.5 * f.goal_area_width() + margin;
   auto inside = [&](const V& p) { return in_own_goal_area(p, margin); };
@@ -347,6 +347,17 @@ bool SkillController::in_own_goal_area(const V& p, double grow) const {
 double SkillController::goal_area_keep() const { return formation_.goal_area_keep(); }
 
 double SkillController::placing_goal_area_margin() const { return 0.5 * league_.robot().radius(); }
+
+// Placing, the band goal_area_keep() leaves beside the area (two radii in
+// MSL) is no foul to stand in, and at the other team's corner kick it cut
+// the crescent between the area and the restart's circle: a robot inside
+// the circle by the corner flag had no way out but round the far side of
+// the ball, past the opponents there (MSL restart drill, a corner kick:
+// sent to spots beyond an opponent touching it, turning from one to the
+// next for 8 s until the referee moved it).
+double SkillController::own_goal_area_keep() const {
+  return placing_ ? placing_goal_area_margin() + 0.02 : goal_area_keep();
+}
 
 double SkillController::teammate_keep() const { return runtime::teammate_keep(league_); }
 
@@ -601,7 +612,7 @@ V SkillController::exit_from_circle(const Pose& self, const V& c, double R, cons
     // Nor where drive_to() would not take it: a point by our goal area
     // became the area's corner, inside the circle (MSL drop ball by our
     // corner flag: a robot stood there beside an opponent for 4 s).
-    if (avoid_goal_area_ && in_own_goal_area(e, goal_area_keep())) return false;
+    if (avoid_goal_area_ && in_own_goal_area(e, own_goal_area_keep())) return false;
     if (outwards_only && (e - p).dot(p - c) < 0.0) return false;
     return !free_only || free(e);
   };

@@ -367,6 +367,11 @@ class SkillController {
   double goal_area_keep() const;
   // How far outside it robots placing for a restart plan their ways.
   double placing_goal_area_margin() const;
+  // How far outside it the targets of keep_out_of_own_goal_area() lie:
+  // goal_area_keep() in play; placing, a little more than
+  // placing_goal_area_margin(), where the coach may send a robot (see
+  // CoachLogic::restart_placements()).
+  double own_goal_area_keep() const;
   // Whether p lies in our goal area grown by `grow` on its front and sides
   // (the goal line closes it only where the field ends).
   bool in_own_goal_area(const Eigen::Vector2d& p, double grow) const;
@@ -384,7 +389,7 @@ class SkillController {
   // attacker going for a ball in our corner, and the attacker ran into it.
   Eigen::Vector2d clear_of_attackers_lane(const Eigen::Vector2d& target, const Pose& self,
                                           const Eigen::Vector2d& ball) const;
-  // Moves a target inside our own goal area (grown by goal_area_keep) to its
+  // Moves a target inside our own goal area (grown by own_goal_area_keep) to its
   // nearest edge: the rules allow only the keeper in there.
   void keep_out_of_own_goal_area(double& x, double& y) const;
   // A straight way to the target through that grown area goes round it

@@ -794,6 +794,74 @@ TEST(CoachLogic, ATeammateStandingInTheWayOutOfTheRobotAtTheBallStepsAside) {
     EXPECT_EQ(placement_of(after, id)->SerializeAsString(), out.at(id).SerializeAsString()) << id;
 }
 
+// The other team's corner kick by our goal (MSL, from a restart drill):
+// three of ours inside the circle round the corner flag, opponents touching
+// the one furthest out on the field side. The crescent between the circle
+// and our goal area is their way out; sent round the far side of the ball
+// instead, past the opponents, robot 5 turned from one spot to the next
+// for 8 s and the referee moved it.
+TEST(CoachLogic, InsideTheCircleByOurCornerTheWayOutLiesBesideTheGoalAreaNotPastTheOpponents) {
+  const msg::LeaguePreset league = runtime::preset_match_config("msl").league();
+  CoachLogic coach(msg::BLUE, league);  // defends -x: goal area x < -8.25, |y| < 1.95
+  const double keep = league.rules().restart_distance() + coach.restart_margin();
+  const double r = league.robot().radius();
+  const double bx = -8.5, by = 5.5;
+  const CoachLogic::RobotPoses poses{{1, pose(-8.70, 0.75)},
+                                     {2, pose(-3.34, 1.47)},
+                                     {3, pose(-9.38, 5.58)},
+                                     {4, pose(-8.48, 2.85)},
+                                     {5, pose(-7.73, 3.43)}};
+  const std::vector<msg::Pose2> opponents{pose(-6.75, 2.21), pose(-6.29, 1.40), pose(-8.38, 5.76),
+                                          pose(-7.17, 3.01), pose(-7.20, 3.72)};
+  const auto c = coach.on_game_state(restart(msg::RESTART_CORNER_KICK, msg::YELLOW, bx, by), {1, 2, 3, 4, 5},
+                                     poses, opponents);
+  for (uint32_t id : {3u, 4u, 5u}) {
+    const msg::Pose2* p = placement_of(c, id);
+    ASSERT_NE(p, nullptr);
+    EXPECT_GE(dist(*p, bx, by), keep - 1e-9) << id;
+    // Never in the area, and no nearer it than a radius.
+    EXPECT_FALSE(p->x() < -9.0 + league.field().goal_area_depth() + r &&
+                 std::abs(p->y()) < 0.5 * league.field().goal_area_width() + r)
+        << id << " at " << p->ShortDebugString();
+  }
+  // Robot 5's straight way to its spot passes no opponent (bodies apart),
+  // and is short.
+  const msg::Pose2* p5 = placement_of(c, 5);
+  for (const msg::Pose2& o : opponents)
+    EXPECT_GE(dist_to_segment(o.x(), o.y(), poses.at(5), *p5), 2.0 * r)
+        << "past the opponent at " << o.ShortDebugString() << " to " << p5->ShortDebugString();
+  EXPECT_LT(dist(*p5, -7.73, 3.43), 1.5) << p5->ShortDebugString();
+}
+
+// MSL vs chaser, a free kick for a goal-area foul (ours, defending +x),
+// in front of the area: robot 4 stands in our area beside the keeper,
+// three opponents on its left, nobody on its right. The area's
+// surroundings and the circle left free points only beyond the opponents;
+// sent out past them, it was boxed in in the area until the referee moved
+// it. It goes out by the right, beside the area.
+TEST(CoachLogic, ARobotInOurGoalAreaAtAFreeKickBeforeItLeavesBesideTheAreaNotPastOpponents) {
+  const msg::LeaguePreset league = runtime::preset_match_config("msl").league();
+  CoachLogic coach(msg::BLUE, league);
+  const double keep = league.rules().restart_distance() + coach.restart_margin();
+  const double r = league.robot().radius();
+  const double bx = 5.0, by = 0.0;
+  const CoachLogic::RobotPoses poses{{1, pose(8.72, 0.82)},
+                                     {2, pose(7.70, -0.91)},
+                                     {3, pose(0.0, -3.0)},
+                                     {4, pose(8.30, 0.13)},
+                                     {5, pose(7.59, 0.88)}};
+  const std::vector<msg::Pose2> opponents{pose(7.90, 0.49), pose(8.95, 1.38), pose(8.18, 1.13), pose(6.98, 0.45)};
+  const auto c = coach.on_game_state(restart(msg::RESTART_FREE_KICK, msg::YELLOW, bx, by, /*blue_on_positive=*/true),
+                                     {1, 2, 3, 4, 5}, poses, opponents);
+  const msg::Pose2* p4 = placement_of(c, 4);
+  ASSERT_NE(p4, nullptr);
+  EXPECT_GE(dist(*p4, bx, by), keep - 1e-9);
+  EXPECT_LT(p4->y(), 0.0) << "out by the crowded side: " << p4->ShortDebugString();
+  for (const msg::Pose2& o : opponents)
+    EXPECT_GE(dist_to_segment(o.x(), o.y(), poses.at(4), *p4), 2.0 * r)
+        << "past the opponent at " << o.ShortDebugString() << " to " << p4->ShortDebugString();
+}
+
 TEST(CoachLogic, CornerKickTakerMayStandOutsideTheField) {
   msg::LeaguePreset league = with_restart_distance(ssl(), 0.5);
   league.mutable_field()->set_boundary_width(0.3);

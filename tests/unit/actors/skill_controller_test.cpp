@@ -1949,6 +1949,22 @@ TEST(SkillController, PlacingRobotBoxedInBesideOurGoalStaysOutOfOurGoalArea) {
   EXPECT_GE(run.closest, keep) << "went inside the circle";
 }
 
+TEST(SkillController, PlacingRobotTakesASpotBesideOurGoalAreaTheCoachSendsItTo) {
+  // MSL restart drill, their corner kick at our corner flag: a robot inside
+  // the circle, opponents touching it on the field side, is sent out into
+  // the crescent between the circle and our goal area, a radius and a half
+  // beside the area (CoachLogic). In play field players keep two radii from
+  // the area; placing, that rule moved its place back towards the circle.
+  // It goes to its place and never into the area.
+  const Eigen::Vector2d spot(-8.5, 5.5);
+  const ByTheCornerFlag run = place_by_the_corner_flag(spot, -7.73, 3.43, 1.5, -7.9, 2.30,
+                                                       {{-7.17, 3.01}, {-7.20, 3.72}}, true, 8.0, {},
+                                                       msg::RESTART_CORNER_KICK);
+  EXPECT_FALSE(run.in_goal_area) << "went into our goal area";
+  EXPECT_LT(std::hypot(run.end_x + 7.9, run.end_y - 2.30), 0.05)
+      << "did not reach its place: ends at " << run.end_x << ", " << run.end_y;
+}
+
 // The other team's MSL restart has started and waits for its taker; the
 // referee moved our robot out to exactly the restart distance, below the
 // ball, facing `heading`. Its place lies on the coach's ring a little
