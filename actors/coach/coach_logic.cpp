@@ -246,10 +246,18 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
     const Point side{q.x, (q.y < 0.0 ? -1.0 : 1.0) * (0.5 * f.goal_area_width() + near_grow + 0.01)};
     return dist(front, q) <= dist(side, q) ? front : side;
   };
+  // But not out of the surroundings back inside the restart distance: a
+  // robot sent beside the area (see `free` below) stands there, and
+  // reclassified a mover it was sent on round the ball, through the area,
+  // when an opponent came near (MSL restart drill, a drop ball by our corner
+  // flag: the referee moved it out of the area).
+  auto leaves_goal_area = [&](Point at) {
+    return near_own_goal_area(at) && (in_own_goal_area(at, r) || !may_stay(at) || may_stay(out_of_goal_area(at)));
+  };
   for (uint32_t id : ids) {
     if ((has_kicker && id == kicker) || out.count(id)) continue;
     const msg::Pose2* p = pose_of(id);
-    if (p != nullptr && id != keeper && near_own_goal_area({p->x(), p->y()})) {
+    if (p != nullptr && id != keeper && leaves_goal_area({p->x(), p->y()})) {
       movers.push_back({id, out_of_goal_area({p->x(), p->y()}), false});
     } else if (p != nullptr && may_stay({p->x(), p->y()})) {
       stayers[id] = *p;  // keeps its place, unless it stands in a teammate's way out

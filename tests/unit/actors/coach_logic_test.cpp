@@ -862,6 +862,36 @@ TEST(CoachLogic, ARobotInOurGoalAreaAtAFreeKickBeforeItLeavesBesideTheAreaNotPas
         << "past the opponent at " << o.ShortDebugString() << " to " << p4->ShortDebugString();
 }
 
+// MSL restart drill, a drop ball by our corner flag: robot 3 was sent
+// beside our goal area, a radius clear of it, and stands there legally.
+// Counted as standing in the area's surroundings it had to leave them, back
+// inside the distance; when an opponent came near it was sent round the
+// ball, through the area, where the referee found it. It stays.
+TEST(CoachLogic, ARobotStandingLegallyBesideOurGoalAreaStaysWhenLeavingItsSurroundingsWouldTakeItInsideTheDistance) {
+  const msg::LeaguePreset league = runtime::preset_match_config("msl").league();
+  CoachLogic coach(msg::BLUE, league);  // defends -x
+  const double bx = -8.5, by = -5.5;
+  const CoachLogic::RobotPoses poses{{1, pose(-8.70, -0.76)},
+                                     {2, pose(0.0, 0.0)},
+                                     {3, pose(-8.51, -2.25, 1.57)},
+                                     {4, pose(-7.12, -2.54)},
+                                     {5, pose(-6.45, -2.93)}};
+  const std::vector<msg::Pose2> opponents{pose(-7.91, -2.17), pose(-5.40, -3.73), pose(-8.45, -6.23)};
+  const auto c = coach.on_game_state(restart(msg::RESTART_DROP_BALL, msg::TEAM_UNSPECIFIED, bx, by), {1, 2, 3, 4, 5},
+                                     poses, opponents);
+  const msg::Pose2* p3 = placement_of(c, 3);
+  ASSERT_NE(p3, nullptr);
+  EXPECT_EQ(p3->SerializeAsString(), poses.at(3).SerializeAsString()) << p3->ShortDebugString();
+  // Out of the way: standing robots one too many in the area are moved off.
+  const double r = league.robot().radius();
+  for (const auto& p : c.placements()) {
+    if (p.robot_id() == 1) continue;
+    EXPECT_FALSE(p.pose().x() < -9.0 + league.field().goal_area_depth() + r &&
+                 std::abs(p.pose().y()) < 0.5 * league.field().goal_area_width() + r)
+        << p.robot_id() << " at " << p.pose().ShortDebugString();
+  }
+}
+
 TEST(CoachLogic, CornerKickTakerMayStandOutsideTheField) {
   msg::LeaguePreset league = with_restart_distance(ssl(), 0.5);
   league.mutable_field()->set_boundary_width(0.3);
