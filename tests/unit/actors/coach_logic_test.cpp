@@ -794,6 +794,13 @@ TEST(CoachLogic, ATeammateStandingInTheWayOutOfTheRobotAtTheBallStepsAside) {
     EXPECT_EQ(placement_of(after, id)->SerializeAsString(), out.at(id).SerializeAsString()) << id;
 }
 
+// Whether p lies in the goal area at -x grown by `grow` (its centre, as the
+// referee judges it).
+bool in_minus_x_goal_area(const msg::Pose2& p, const msg::LeaguePreset& league, double grow) {
+  const auto& f = league.field();
+  return p.x() < -0.5 * f.length() + f.goal_area_depth() + grow && std::abs(p.y()) < 0.5 * f.goal_area_width() + grow;
+}
+
 // The other team's corner kick by our goal (MSL, from a restart drill):
 // three of ours inside the circle round the corner flag, opponents touching
 // the one furthest out on the field side. The crescent between the circle
@@ -820,9 +827,7 @@ TEST(CoachLogic, InsideTheCircleByOurCornerTheWayOutLiesBesideTheGoalAreaNotPast
     ASSERT_NE(p, nullptr);
     EXPECT_GE(dist(*p, bx, by), keep - 1e-9) << id;
     // Never in the area, and no nearer it than a radius.
-    EXPECT_FALSE(p->x() < -9.0 + league.field().goal_area_depth() + r &&
-                 std::abs(p->y()) < 0.5 * league.field().goal_area_width() + r)
-        << id << " at " << p->ShortDebugString();
+    EXPECT_FALSE(in_minus_x_goal_area(*p, league, r)) << id << " at " << p->ShortDebugString();
   }
   // Robot 5's straight way to its spot passes no opponent (bodies apart),
   // and is short.
@@ -886,9 +891,7 @@ TEST(CoachLogic, ARobotStandingLegallyBesideOurGoalAreaStaysWhenLeavingItsSurrou
   const double r = league.robot().radius();
   for (const auto& p : c.placements()) {
     if (p.robot_id() == 1) continue;
-    EXPECT_FALSE(p.pose().x() < -9.0 + league.field().goal_area_depth() + r &&
-                 std::abs(p.pose().y()) < 0.5 * league.field().goal_area_width() + r)
-        << p.robot_id() << " at " << p.pose().ShortDebugString();
+    EXPECT_FALSE(in_minus_x_goal_area(p.pose(), league, r)) << p.robot_id() << " at " << p.pose().ShortDebugString();
   }
 }
 

@@ -1965,6 +1965,24 @@ TEST(SkillController, PlacingRobotTakesASpotBesideOurGoalAreaTheCoachSendsItTo) 
       << "did not reach its place: ends at " << run.end_x << ", " << run.end_y;
 }
 
+TEST(SkillController, PlacingRobotInsideTheCircleLeavesItByAPointBesideOurGoalArea) {
+  // MSL restart drill, their corner kick at our corner flag (seed 34,
+  // restart 79): a robot inside the circle is sent to the spot straight
+  // below the ball, beside our goal area; opponents stand on the field side
+  // of it, teammates further off. Its way out of the circle left out the
+  // points in the two-radius strip beside the area, so it headed round by
+  // the opponents and stood inside for the 8 s. Placing, the strip is half
+  // a radius: it leaves beside the area and reaches its place.
+  const Eigen::Vector2d spot(-8.5, 5.5);
+  const ByTheCornerFlag run = place_by_the_corner_flag(
+      spot, -7.96, 3.23, -0.9, -8.5, 2.25, {{-7.65, 3.68}, {-7.22, 3.38}, {-7.17, 3.95}}, true, 8.0,
+      {{-7.49, 2.03}, {-6.79, 2.74}}, msg::RESTART_CORNER_KICK);
+  EXPECT_TRUE(run.out) << "never left the circle";
+  EXPECT_FALSE(run.in_goal_area) << "went into our goal area";
+  EXPECT_LT(std::hypot(run.end_x + 8.5, run.end_y - 2.25), 0.05)
+      << "did not reach its place: ends at " << run.end_x << ", " << run.end_y;
+}
+
 // The other team's MSL restart has started and waits for its taker; the
 // referee moved our robot out to exactly the restart distance, below the
 // ball, facing `heading`. Its place lies on the coach's ring a little
