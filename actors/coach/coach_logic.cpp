@@ -270,25 +270,9 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
   // distance (MSL vs chaser: most robots the referee moved at a free kick or
   // drop ball had been sent next to an opponent on the same circle).
   const double opponent_clearance = 2.0 * r + restart_margin();
-  // Where the opponents will stand as well as where they stand: at our
-  // restart and at drop balls, one inside the distance leaves it by the
-  // nearest way, as ours do, and stops just outside. Judged only where they
-  // stood, a robot running out beside them was sent to the gap their
-  // stopping left between them, and was walled in there, inside the
-  // distance (MSL drop ball by a corner flag: two opponents stopped touching
-  // it on either side, and the way round them led back through the circle).
-  std::vector<Point> opponent_points;
-  const bool opponents_leave = we_take || game.restart_team() == msg::TEAM_UNSPECIFIED;
-  for (const auto& o : opponents) {
-    const Point at{o.x(), o.y()};
-    opponent_points.push_back(at);
-    const double d = dist(at, ball);
-    if (opponents_leave && d < keep && d > 1e-9)
-      opponent_points.push_back({ball.x + keep * (at.x - ball.x) / d, ball.y + keep * (at.y - ball.y) / d});
-  }
   auto clear_of_opponents = [&](Point q) {
-    return std::all_of(opponent_points.begin(), opponent_points.end(),
-                       [&](Point o) { return dist(o, q) >= opponent_clearance; });
+    return std::all_of(opponents.begin(), opponents.end(),
+                       [&](const msg::Pose2& o) { return dist({o.x(), o.y()}, q) >= opponent_clearance; });
   };
 
   // The other team's restart in our half: a wall of field players side by

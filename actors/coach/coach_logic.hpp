@@ -79,9 +79,7 @@ class CoachLogic {
   /// surroundings, never within a radius of the area. No robot is sent
   /// where it would touch one of the `opponents` (their robots stand their
   /// ground at our restart, and keep their distance as we do at theirs, so
-  /// a spot on one is never reached), nor, at our restart and at drop
-  /// balls, where it would touch one inside the distance once that one has
-  /// left it by the nearest way (to the same distance as ours).
+  /// a spot on one is never reached).
   /// At the other team's restart and at drop balls, the robots inside the
   /// distance get their spots deepest first, and each one's way out (from
   /// where it stands towards its spot, less the teammate gap at the end) is

@@ -733,37 +733,6 @@ double dist_to_segment(double x, double y, const msg::Pose2& a, const msg::Pose2
   return std::hypot(x - a.x() - s * dx, y - a.y() - s * dy);
 }
 
-// MSL replay, a drop ball by the corner flag (seed 10 at 2127.7 s): our
-// robot ran out beside two opponents, was sent to the gap between where
-// they then stopped, and was walled in there by both, inside the distance.
-// Opponents inside the distance will stand at its edge: our spot keeps
-// clear of those points, not only of where they stand now.
-TEST(CoachLogic, AtADropBallOurSpotIsClearOfWhereOpponentsInsideTheDistanceWillStop) {
-  msg::LeaguePreset league = with_restart_distance(ssl(), 3.0);
-  league.mutable_field()->set_length(18.0);
-  league.mutable_field()->set_width(12.0);
-  league.mutable_robot()->set_radius(0.25);
-  league.mutable_ball()->set_radius(0.11);
-  CoachLogic coach(msg::BLUE, league);  // defends -x
-  const double keep = 3.0 + coach.restart_margin();
-  const double clearance = 2.0 * 0.25 + coach.restart_margin();
-  const CoachLogic::RobotPoses poses{{1, pose(-8.6, 0.0)}, {2, pose(-1.5, 0.0)}};
-  const std::vector<msg::Pose2> opponents{pose(-2.0, 0.35), pose(-2.0, -0.35)};
-  const auto c =
-      coach.on_game_state(restart(msg::RESTART_DROP_BALL, msg::TEAM_UNSPECIFIED, 0.0, 0.0), {1, 2}, poses, opponents);
-  const msg::Pose2* p2 = placement_of(c, 2);
-  ASSERT_NE(p2, nullptr);
-  EXPECT_GE(dist(*p2, 0.0, 0.0), keep - 1e-9);
-  for (const msg::Pose2& o : opponents) {
-    const double d = std::hypot(o.x(), o.y());
-    const double stop_x = keep * o.x() / d, stop_y = keep * o.y() / d;
-    // The premise: the straight way out leads between them.
-    EXPECT_LT(std::hypot(-keep - stop_x, stop_y), clearance);
-    EXPECT_GE(dist(*p2, stop_x, stop_y), clearance) << p2->ShortDebugString();
-    EXPECT_GE(dist(*p2, o.x(), o.y()), clearance) << p2->ShortDebugString();
-  }
-}
-
 TEST(CoachLogic, ATeammateStandingInTheWayOutOfTheRobotAtTheBallStepsAside) {
   // A drop ball by the corner flag (MSL proportions): three teammates
   // already out stand side by side on the distance with opponents at both
