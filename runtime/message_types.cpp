@@ -5,6 +5,7 @@
 #include "messages/commands.pb.h"
 #include "messages/game.pb.h"
 #include "messages/health.pb.h"
+#include "messages/log.pb.h"
 #include "messages/runtime.pb.h"
 #include "messages/telemetry.pb.h"
 #include "messages/vision.pb.h"
@@ -31,7 +32,7 @@ void add_message_types(caf::actor_system_config& cfg) {
              msg::PlayerInstruction, msg::ManualRefereeCommand, msg::ActorAddress, msg::Ready,
              msg::Heartbeat, msg::HeartbeatAck, msg::HealthReport, msg::FaultInjection,
              msg::NodeIdentity, msg::Registration, msg::Roster, msg::CycleDone,
-             msg::Telemetry, msg::OnboardFrame, msg::ScenarioResult, msg::CameraImage>(cfg);
+             msg::Telemetry, msg::OnboardFrame, msg::ScenarioResult, msg::CameraImage, msg::SelfBelief>(cfg);
 }
 
 }  // namespace robocaf::runtime

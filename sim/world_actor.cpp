@@ -69,6 +69,7 @@ struct WorldState {
   std::map<RobotKey, bool> operational;  // from mission managers
   std::set<BarrierKey> pending;          // what the current cycle waits for
   std::map<RobotKey, msg::RobotCommand> commands;  // this cycle's, logged in key order
+  std::map<RobotKey, msg::SelfBelief> beliefs;     // this cycle's, logged in key order
   // Commands on their way to the wheels (league.robot.actuation_delay), in
   // arrival order; applied before the physics step they are due at.
   struct DelayedCommand {
@@ -498,6 +499,8 @@ void end_cycle(Self* self) {
   auto& s = self->state;
   for (auto& [key, command] : s.commands) log_record(self, [&](msg::LogRecord& r) { *r.mutable_command() = command; });
   s.commands.clear();
+  for (auto& [key, belief] : s.beliefs) log_record(self, [&](msg::LogRecord& r) { *r.mutable_belief() = belief; });
+  s.beliefs.clear();
   merge_announced_roles(self);
   for (auto& [team, assignment] : s.roles) {
     std::string roles;
@@ -658,6 +661,13 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
         }
         s.commands[key] = command;
         settle(self, {key.first, key.second, msg::ACTOR_MOTOR});
+      },
+      [self](const msg::SelfBelief& belief) {
+        // For the log only: it never steers the match, so it is no barrier.
+        auto& s = self->state;
+        if (!s.started || s.finished) return;
+        if (belief.team() != msg::BLUE && belief.team() != msg::YELLOW) return;
+        s.beliefs[{int(belief.team()), belief.robot_id()}] = belief;
       },
       [self](const msg::ManualRefereeCommand& command) {
         // Applied at the start of the next cycle, so in virtual time it lands

@@ -8,6 +8,7 @@
 #include <caf/all.hpp>
 
 #include "actors/world_knowledge/world_tracker.hpp"
+#include "messages/log.pb.h"
 #include "runtime/config_loader.hpp"
 #include "runtime/cycle_buffer.hpp"
 
@@ -17,9 +18,10 @@ namespace {
 
 // Input: Percept (own perception), WorldEstimate (teammates' shares).
 // Output: WorldEstimate to teammates and the coach (every share period), team
-// skills and its own player skills, in that order: the order is what makes the
-// shares, the coach's and the team skills' input settled before the world
-// opens the next cycle. Shares, coach and team skills get the picture at
+// skills and its own player skills, in that order, and before the player
+// skills' a SelfBelief to the simulated world (for the game log): the order is
+// what makes the shares, the coach's and the team skills' input and the belief
+// settled before the world opens the next cycle. Shares, coach and team skills get the picture at
 // capture time; player skills get it predicted `horizon` ahead, to when their
 // command will act (latency compensation).
 struct WorldKnowledgeState {
@@ -32,6 +34,21 @@ struct WorldKnowledgeState {
   uint32_t team_skills_robot = 0;             // its team's (0, central) or its own robot's (distributed)
   static inline const char* name = "world_knowledge";
 };
+
+// The part of `estimate` the game log keeps: the robot's own pose and the ball.
+msg::SelfBelief self_belief(const msg::WorldEstimate& estimate) {
+  msg::SelfBelief belief;
+  belief.set_cycle(estimate.cycle());
+  belief.set_t(estimate.t());
+  belief.set_team(estimate.team());
+  belief.set_robot_id(estimate.robot_id());
+  *belief.mutable_pose() = estimate.self().pose();
+  const auto& cov = estimate.self().covariance();
+  if (cov.size() == 9) belief.set_position_sd(std::sqrt(std::max({0.0, cov[0], cov[4]})));
+  belief.set_localisation_sd(estimate.self_localisation_sd());
+  if (estimate.ball().valid()) *belief.mutable_ball() = estimate.ball().position();
+  return belief;
+}
 
 caf::behavior world_knowledge(runtime::ShellActor<WorldKnowledgeState>* self, ActorSetup setup) {
   auto& st = self->state;
@@ -72,6 +89,8 @@ caf::behavior world_knowledge(runtime::ShellActor<WorldKnowledgeState>* self, Ac
           self->send(team_skills, estimate);
         if (auto skills = s.ctx.peers.find(team, me, msg::ACTOR_PLAYER_SKILLS)) {
           if (s.horizon > 0.0) estimate = s.tracker->estimate(cycle, percept.t_capture() + s.horizon);
+          if (auto world = s.ctx.peers.find(msg::TEAM_UNSPECIFIED, 0, msg::ACTOR_WORLD))
+            self->send(world, self_belief(estimate));
           self->send(skills, std::move(estimate));
         }
       },

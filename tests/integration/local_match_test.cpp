@@ -15,6 +15,8 @@
 #include "process.hpp"
 #include "runtime/game_log.hpp"
 #include "messages/log.pb.h"
+#include "runtime/statistics.hpp"
+#include "sim/pose_error.hpp"
 
 namespace robocaf::testing {
 namespace {
@@ -82,6 +84,44 @@ TEST(LocalMatch, RestartsTellsHowLongEachTeamTookToStandLegally) {
   auto bad_team = run("restarts " + log + " --team green");
   EXPECT_EQ(bad_team.status, 2);
   EXPECT_NE(bad_team.output.find("green"), std::string::npos) << bad_team.output;
+}
+
+// Every robot's belief of its own pose is in the log, so any match tells how
+// well its robots knew where they stood.
+TEST(LocalMatch, TheLogHoldsEveryRobotsBeliefAndPoseErrorMeasuresIt) {
+  const std::string log = temp_path("beliefs.rclog");
+  ASSERT_EQ(run("match --seed 3 --half-duration 20 --quiet --log " + log).status, 0);
+  const sim::PoseErrorLog measured = sim::measure_pose_error(log);
+  std::map<std::pair<int, uint32_t>, std::vector<double>> errors;
+  for (const auto& sample : measured.samples) errors[{int(sample.team), sample.robot_id}].push_back(sample.error);
+  ASSERT_EQ(errors.size(), 10u) << "five robots a team";
+  for (const auto& [robot, e] : errors) {
+    // 40 s of play and the kick-offs' placements, a belief every control cycle.
+    EXPECT_GT(double(e.size()) * measured.control_period, 40.0) << "team " << robot.first << " robot " << robot.second;
+    // The overhead camera sees every robot: its belief is its own pose within
+    // centimetres (a belief logged under another robot's id would be metres off).
+    EXPECT_LT(runtime::median(e), 0.03) << "team " << robot.first << " robot " << robot.second;
+  }
+  EXPECT_LE(measured.samples.size(), measured.beliefs);
+  EXPECT_GT(measured.samples.size(), measured.beliefs - 100) << "beliefs the truth did not meet";
+
+  auto table = run("pose-error " + log + " --team yellow --over 0.005 --list");
+  ASSERT_EQ(table.status, 0) << table.output;
+  EXPECT_NE(table.output.find("yellow's robots in 1 game log"), std::string::npos) << table.output;
+  EXPECT_NE(table.output.find("\nall "), std::string::npos) << table.output;
+  EXPECT_NE(table.output.find("  robot "), std::string::npos) << "no stretch over 5 mm listed:\n" << table.output;
+
+  // A log without beliefs (an older build's) says so and fails.
+  const std::string old_log = temp_path("no_beliefs.rclog");
+  {
+    runtime::GameLogWriter writer(old_log, msg::LogHeader{});
+    msg::LogRecord record;
+    record.mutable_truth()->set_t(0.0);
+    writer.append(record);
+  }
+  auto old = run("pose-error " + old_log);
+  EXPECT_EQ(old.status, 1) << old.output;
+  EXPECT_NE(old.output.find("holds no beliefs"), std::string::npos) << old.output;
 }
 
 TEST(LocalMatch, AKilledMatchLeavesAReadableLog) {

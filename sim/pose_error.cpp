@@ -1,0 +1,129 @@
+#include "sim/pose_error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <utility>
+
+#include "runtime/angle.hpp"
+#include "runtime/game_log.hpp"
+
+namespace robocaf::sim {
+
+namespace {
+
+// Truth older than this before the newest is dropped: beliefs are predicted
+// ahead of their cycle (by camera latency and actuation delay, a tenth of a
+// second or so), never behind it.
+constexpr double kTruthKept = 1.0;
+
+const msg::RobotTruth* find_robot(const msg::WorldTruth& truth, msg::Team team, uint32_t id) {
+  for (const auto& robot : truth.robots())
+    if (robot.team() == team && robot.robot_id() == id) return &robot;
+  return nullptr;
+}
+
+}  // namespace
+
+void PoseErrorMeter::add(const msg::LogRecord& record) {
+  if (record.has_belief()) {
+    ++beliefs_;
+    pending_.push_back(record.belief());
+    return;
+  }
+  if (!record.has_truth()) return;
+  history_.push_back(record.truth());
+  while (history_.size() > 2 && history_.front().t() < history_.back().t() - kTruthKept) history_.pop_front();
+  resolve();
+}
+
+void PoseErrorMeter::resolve() {
+  const double newest = history_.back().t();
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    const msg::SelfBelief& belief = *it;
+    if (belief.t() > newest) {
+      ++it;
+      continue;
+    }
+    // The last truth at or before the belief's time and the first after it.
+    const msg::RobotTruth* before = nullptr;
+    const msg::RobotTruth* after = nullptr;
+    double t_before = 0.0, t_after = 0.0;
+    for (const auto& truth : history_) {
+      const msg::RobotTruth* robot = find_robot(truth, belief.team(), belief.robot_id());
+      if (robot == nullptr) continue;
+      if (truth.t() <= belief.t()) {
+        before = robot;
+        t_before = truth.t();
+      } else {
+        after = robot;
+        t_after = truth.t();
+        break;
+      }
+    }
+    const bool older_than_kept = history_.front().t() > belief.t();
+    if (before != nullptr && !older_than_kept) {
+      double x = before->pose().x(), y = before->pose().y(), theta = before->pose().theta();
+      if (after != nullptr && t_after > t_before) {
+        const double f = (belief.t() - t_before) / (t_after - t_before);
+        x += f * (after->pose().x() - x);
+        y += f * (after->pose().y() - y);
+        theta += f * runtime::wrap_angle(after->pose().theta() - theta);
+      }
+      PoseErrorSample sample;
+      sample.team = belief.team();
+      sample.robot_id = belief.robot_id();
+      sample.t = belief.t();
+      sample.error = std::hypot(belief.pose().x() - x, belief.pose().y() - y);
+      sample.heading_error = std::abs(runtime::wrap_angle(belief.pose().theta() - theta));
+      sample.position_sd = belief.position_sd();
+      sample.localisation_sd = belief.localisation_sd();
+      samples_.push_back(sample);
+    }
+    it = pending_.erase(it);
+  }
+}
+
+std::vector<PoseErrorEpisode> pose_error_episodes(const std::vector<PoseErrorSample>& samples, double threshold,
+                                                  double gap) {
+  std::map<std::pair<int, uint32_t>, std::vector<const PoseErrorSample*>> by_robot;
+  for (const auto& sample : samples)
+    if (sample.error > threshold) by_robot[{int(sample.team), sample.robot_id}].push_back(&sample);
+  std::vector<PoseErrorEpisode> episodes;
+  for (auto& [robot, over] : by_robot) {
+    std::stable_sort(over.begin(), over.end(),
+                     [](const PoseErrorSample* a, const PoseErrorSample* b) { return a->t < b->t; });
+    PoseErrorEpisode* open = nullptr;
+    for (const PoseErrorSample* sample : over) {
+      if (open == nullptr || sample->t - open->end >= gap) {
+        episodes.emplace_back();
+        open = &episodes.back();
+        open->team = sample->team;
+        open->robot_id = sample->robot_id;
+        open->begin = sample->t;
+      }
+      open->end = sample->t;
+      if (sample->error > open->max_error) {
+        open->max_error = sample->error;
+        open->t_max = sample->t;
+        open->position_sd_at_max = sample->position_sd;
+        open->localisation_sd_at_max = sample->localisation_sd;
+      }
+    }
+  }
+  return episodes;
+}
+
+PoseErrorLog measure_pose_error(const std::string& path) {
+  runtime::GameLogReader reader(path);
+  PoseErrorMeter meter;
+  msg::LogRecord record;
+  while (reader.next(record)) meter.add(record);
+  PoseErrorLog log;
+  log.samples = meter.samples();
+  log.beliefs = meter.beliefs();
+  log.control_period = reader.header().config().sim().control_period();
+  return log;
+}
+
+}  // namespace robocaf::sim
