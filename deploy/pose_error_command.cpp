@@ -23,7 +23,8 @@ const char* kPoseErrorUsage =
     "usage: robocaf pose-error LOG... [--team blue|yellow] [--over M] [--list]\n"
     "  each robot's belief of its own pose (the world estimate its skills act on) against the\n"
     "  truth, over the game logs: median, p95, p99 and largest error, and the time it was more\n"
-    "  than M metres off (default 0.5), with the standard deviation its world model claimed then\n"
+    "  than M metres off (default 0.5), with the standard deviation its world model claimed then;\n"
+    "  and the pose perception gave it (localiser or overhead camera), p99 and largest error\n"
     "  (--list: one line per stretch more than M off, joined across gaps under a second)";
 
 // Stretches over the threshold closer than this are one.
@@ -31,6 +32,7 @@ constexpr double kEpisodeGap = 1.0;
 
 struct Robot {
   std::vector<double> errors;
+  std::vector<double> perceived;  // perception's pose against the truth, where it gave one
   std::vector<double> claimed_sd_while_over;
   double seconds_over = 0.0;
   unsigned episodes = 0;
@@ -38,9 +40,10 @@ struct Robot {
 
 void print_row(const char* name, const Robot& r) {
   using runtime::quantile;
-  std::printf("%-6s %9zu %9.3f %7.3f %7.3f %7.2f %9.1f %9u %12.3f\n", name, r.errors.size(),
+  std::printf("%-6s %9zu %9.3f %7.3f %7.3f %7.2f %9.1f %9u %12.3f %15.3f %14.2f\n", name, r.errors.size(),
               quantile(r.errors, 0.5), quantile(r.errors, 0.95), quantile(r.errors, 0.99), quantile(r.errors, 1.0),
-              r.seconds_over, r.episodes, runtime::median(r.claimed_sd_while_over));
+              r.seconds_over, r.episodes, runtime::median(r.claimed_sd_while_over), quantile(r.perceived, 0.99),
+              quantile(r.perceived, 1.0));
 }
 
 }  // namespace
@@ -70,8 +73,9 @@ int pose_error_command(const std::vector<std::string>& args) {
       if (sample.team != team) continue;
       for (Robot* r : {&robots[sample.robot_id], &all}) {
         r->errors.push_back(sample.error);
+        if (sample.perceived_error >= 0.0) r->perceived.push_back(sample.perceived_error);
         if (sample.error > over) {
-          r->seconds_over += log.control_period;
+          r->seconds_over += log.sample_period;
           r->claimed_sd_while_over.push_back(sample.position_sd);
         }
       }
@@ -80,10 +84,13 @@ int pose_error_command(const std::vector<std::string>& args) {
       if (e.team != team) continue;
       ++robots[e.robot_id].episodes;
       ++all.episodes;
-      if (arguments.has("list"))
-        std::printf("%s  robot %u  %8.2f-%8.2f s  max %5.2f m at %8.2f s  (world model sd %.3f m, localiser sd %.3f m)\n",
-                    path.c_str(), e.robot_id, e.begin, e.end, e.max_error, e.t_max, e.position_sd_at_max,
-                    e.localisation_sd_at_max);
+      if (!arguments.has("list")) continue;
+      char perceived[64] = "perception gave no pose";
+      if (e.perceived_error_at_max >= 0.0)
+        std::snprintf(perceived, sizeof perceived, "perception's pose %.2f m off", e.perceived_error_at_max);
+      std::printf("%s  robot %u  %8.2f-%8.2f s  max %5.2f m at %8.2f s  (world model sd %.3f m, localiser sd %.3f m, %s)\n",
+                  path.c_str(), e.robot_id, e.begin, e.end, e.max_error, e.t_max, e.position_sd_at_max,
+                  e.localisation_sd_at_max, perceived);
     }
   }
   if (with_beliefs == 0) {
@@ -92,8 +99,8 @@ int pose_error_command(const std::vector<std::string>& args) {
   }
   std::printf("%s's robots in %zu game log%s: belief of its own pose against the truth, more than %.2f m off\n",
               team_name.c_str(), with_beliefs, with_beliefs == 1 ? "" : "s", over);
-  std::printf("%-6s %9s %9s %7s %7s %7s %9s %9s %12s\n", "robot", "samples", "median m", "p95 m", "p99 m", "max m",
-              "s over", "episodes", "claimed sd m");
+  std::printf("%-6s %9s %9s %7s %7s %7s %9s %9s %12s %15s %14s\n", "robot", "samples", "median m", "p95 m", "p99 m",
+              "max m", "s over", "episodes", "claimed sd m", "perceived p99 m", "perceived max");
   for (const auto& [id, r] : robots) print_row(std::to_string(id).c_str(), r);
   print_row("all", all);
   return 0;

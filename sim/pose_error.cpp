@@ -7,6 +7,7 @@
 
 #include "runtime/angle.hpp"
 #include "runtime/game_log.hpp"
+#include "runtime/statistics.hpp"
 
 namespace robocaf::sim {
 
@@ -37,6 +38,37 @@ void PoseErrorMeter::add(const msg::LogRecord& record) {
   resolve();
 }
 
+bool PoseErrorMeter::truth_at(msg::Team team, uint32_t id, double t, double& x, double& y, double& theta) const {
+  if (history_.empty() || history_.front().t() > t) return false;
+  // The last truth at or before `t` and the first after it.
+  const msg::RobotTruth* before = nullptr;
+  const msg::RobotTruth* after = nullptr;
+  double t_before = 0.0, t_after = 0.0;
+  for (const auto& truth : history_) {
+    const msg::RobotTruth* robot = find_robot(truth, team, id);
+    if (robot == nullptr) continue;
+    if (truth.t() <= t) {
+      before = robot;
+      t_before = truth.t();
+    } else {
+      after = robot;
+      t_after = truth.t();
+      break;
+    }
+  }
+  if (before == nullptr) return false;
+  x = before->pose().x();
+  y = before->pose().y();
+  theta = before->pose().theta();
+  if (after != nullptr && t_after > t_before) {
+    const double f = (t - t_before) / (t_after - t_before);
+    x += f * (after->pose().x() - x);
+    y += f * (after->pose().y() - y);
+    theta += f * runtime::wrap_angle(after->pose().theta() - theta);
+  }
+  return true;
+}
+
 void PoseErrorMeter::resolve() {
   const double newest = history_.back().t();
   for (auto it = pending_.begin(); it != pending_.end();) {
@@ -45,31 +77,8 @@ void PoseErrorMeter::resolve() {
       ++it;
       continue;
     }
-    // The last truth at or before the belief's time and the first after it.
-    const msg::RobotTruth* before = nullptr;
-    const msg::RobotTruth* after = nullptr;
-    double t_before = 0.0, t_after = 0.0;
-    for (const auto& truth : history_) {
-      const msg::RobotTruth* robot = find_robot(truth, belief.team(), belief.robot_id());
-      if (robot == nullptr) continue;
-      if (truth.t() <= belief.t()) {
-        before = robot;
-        t_before = truth.t();
-      } else {
-        after = robot;
-        t_after = truth.t();
-        break;
-      }
-    }
-    const bool older_than_kept = history_.front().t() > belief.t();
-    if (before != nullptr && !older_than_kept) {
-      double x = before->pose().x(), y = before->pose().y(), theta = before->pose().theta();
-      if (after != nullptr && t_after > t_before) {
-        const double f = (belief.t() - t_before) / (t_after - t_before);
-        x += f * (after->pose().x() - x);
-        y += f * (after->pose().y() - y);
-        theta += f * runtime::wrap_angle(after->pose().theta() - theta);
-      }
+    double x, y, theta;
+    if (truth_at(belief.team(), belief.robot_id(), belief.t(), x, y, theta)) {
       PoseErrorSample sample;
       sample.team = belief.team();
       sample.robot_id = belief.robot_id();
@@ -78,6 +87,9 @@ void PoseErrorMeter::resolve() {
       sample.heading_error = std::abs(runtime::wrap_angle(belief.pose().theta() - theta));
       sample.position_sd = belief.position_sd();
       sample.localisation_sd = belief.localisation_sd();
+      if (belief.has_perceived_pose() &&
+          truth_at(belief.team(), belief.robot_id(), belief.t_perceived(), x, y, theta))
+        sample.perceived_error = std::hypot(belief.perceived_pose().x() - x, belief.perceived_pose().y() - y);
       samples_.push_back(sample);
     }
     it = pending_.erase(it);
@@ -108,6 +120,7 @@ std::vector<PoseErrorEpisode> pose_error_episodes(const std::vector<PoseErrorSam
         open->t_max = sample->t;
         open->position_sd_at_max = sample->position_sd;
         open->localisation_sd_at_max = sample->localisation_sd;
+        open->perceived_error_at_max = sample->perceived_error;
       }
     }
   }
@@ -122,7 +135,15 @@ PoseErrorLog measure_pose_error(const std::string& path) {
   PoseErrorLog log;
   log.samples = meter.samples();
   log.beliefs = meter.beliefs();
-  log.control_period = reader.header().config().sim().control_period();
+  std::map<std::pair<int, uint32_t>, double> last;
+  std::vector<double> gaps;
+  for (const auto& sample : log.samples) {
+    const auto key = std::make_pair(int(sample.team), sample.robot_id);
+    const auto it = last.find(key);
+    if (it != last.end() && sample.t > it->second) gaps.push_back(sample.t - it->second);
+    last[key] = sample.t;
+  }
+  log.sample_period = runtime::median(std::move(gaps));
   return log;
 }
 

@@ -22,6 +22,9 @@ struct PoseErrorSample {
   double heading_error = 0.0;  // rad, absolute, in [0, pi]
   double position_sd = 0.0;    // m, what the world model claimed
   double localisation_sd = 0.0;  // m, what perception's localiser claimed (0: none)
+  /// m, perception's pose of it (at its capture time) to the true position
+  /// then; -1 when perception gave none.
+  double perceived_error = -1.0;
 };
 
 /// A stretch of time one robot believed itself more than a threshold away
@@ -33,12 +36,14 @@ struct PoseErrorEpisode {
   double max_error = 0.0;         // m
   double t_max = 0.0;             // when the error was largest
   double position_sd_at_max = 0.0, localisation_sd_at_max = 0.0;
+  double perceived_error_at_max = -1.0;  // m; -1: perception gave no pose then
 };
 
 /// Feed it a match's log records in order. A belief is predicted ahead of the
 /// cycle that logs it (to when the robot's command acts), so it is held until
 /// the truth reaches its time and then compared with the truth interpolated
-/// there (positions linearly, headings along the shorter way).
+/// there (positions linearly, headings along the shorter way); its perceived
+/// pose likewise at its capture time.
 class PoseErrorMeter {
  public:
   void add(const msg::LogRecord& record);
@@ -54,6 +59,8 @@ class PoseErrorMeter {
 
  private:
   void resolve();
+  /// The robot's true pose at `t` from history_, if it has it around then.
+  bool truth_at(msg::Team team, uint32_t id, double t, double& x, double& y, double& theta) const;
 
   std::deque<msg::WorldTruth> history_;   // the last second of truth, oldest first
   std::deque<msg::SelfBelief> pending_;   // beliefs ahead of the newest truth
@@ -71,7 +78,7 @@ std::vector<PoseErrorEpisode> pose_error_episodes(const std::vector<PoseErrorSam
 struct PoseErrorLog {
   std::vector<PoseErrorSample> samples;
   std::size_t beliefs = 0;      // none: the log was recorded before beliefs were
-  double control_period = 0.0;  // s between a robot's beliefs
+  double sample_period = 0.0;   // s between one robot's samples (the median gap)
 };
 
 /// The game log at `path`. Throws runtime::GameLogError when it cannot be read.

@@ -30,13 +30,20 @@ struct WorldKnowledgeState {
   runtime::CycleBuffer<uint32_t, msg::WorldEstimate> shares;
   std::map<uint32_t, uint64_t> fused_cycle;  // newest share already fused, per teammate
   uint64_t share_every = 1;                   // cycles between broadcasts
+  uint64_t belief_every = 1;                  // cycles between beliefs for the game log
   double horizon = 0.0;                       // s player skills' estimates are predicted ahead
   uint32_t team_skills_robot = 0;             // its team's (0, central) or its own robot's (distributed)
   static inline const char* name = "world_knowledge";
 };
 
-// The part of `estimate` the game log keeps: the robot's own pose and the ball.
-msg::SelfBelief self_belief(const msg::WorldEstimate& estimate) {
+// s between the beliefs a robot sends the game log: a twentieth of a second
+// tells where it thought it stood at any moment that matters (a restart, a
+// contact); one every 10 ms cycle made MSL's logs 70 % larger.
+constexpr double kBeliefLogPeriod = 0.05;
+
+// The part of `estimate` the game log keeps: the robot's own pose and the
+// ball, and the pose `percept` gave.
+msg::SelfBelief self_belief(const msg::WorldEstimate& estimate, const msg::Percept& percept) {
   msg::SelfBelief belief;
   belief.set_cycle(estimate.cycle());
   belief.set_t(estimate.t());
@@ -47,6 +54,10 @@ msg::SelfBelief self_belief(const msg::WorldEstimate& estimate) {
   if (cov.size() == 9) belief.set_position_sd(std::sqrt(std::max({0.0, cov[0], cov[4]})));
   belief.set_localisation_sd(estimate.self_localisation_sd());
   if (estimate.ball().valid()) *belief.mutable_ball() = estimate.ball().position();
+  if (percept.self_seen() || percept.self_dead_reckoned()) {
+    *belief.mutable_perceived_pose() = percept.self_pose();
+    belief.set_t_perceived(percept.t_capture());
+  }
   return belief;
 }
 
@@ -63,6 +74,8 @@ caf::behavior world_knowledge(runtime::ShellActor<WorldKnowledgeState>* self, Ac
   const double period = setup.match.sim().control_period();
   if (period > 0 && setup.match.share_period() > 0)
     st.share_every = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(setup.match.share_period() / period)));
+  if (period > 0)
+    st.belief_every = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(kBeliefLogPeriod / period)));
   st.horizon = runtime::prediction_horizon(setup.match, own_team_config(setup));
   if (own_team_config(setup).coordination() == msg::COORDINATION_DISTRIBUTED)
     st.team_skills_robot = st.ctx.address.robot_id();
@@ -89,8 +102,9 @@ caf::behavior world_knowledge(runtime::ShellActor<WorldKnowledgeState>* self, Ac
           self->send(team_skills, estimate);
         if (auto skills = s.ctx.peers.find(team, me, msg::ACTOR_PLAYER_SKILLS)) {
           if (s.horizon > 0.0) estimate = s.tracker->estimate(cycle, percept.t_capture() + s.horizon);
-          if (auto world = s.ctx.peers.find(msg::TEAM_UNSPECIFIED, 0, msg::ACTOR_WORLD))
-            self->send(world, self_belief(estimate));
+          if (cycle % s.belief_every == 0)
+            if (auto world = s.ctx.peers.find(msg::TEAM_UNSPECIFIED, 0, msg::ACTOR_WORLD))
+              self->send(world, self_belief(estimate, percept));
           self->send(skills, std::move(estimate));
         }
       },

@@ -97,7 +97,7 @@ TEST(LocalMatch, TheLogHoldsEveryRobotsBeliefAndPoseErrorMeasuresIt) {
   ASSERT_EQ(errors.size(), 10u) << "five robots a team";
   for (const auto& [robot, e] : errors) {
     // 40 s of play and the kick-offs' placements, a belief every control cycle.
-    EXPECT_GT(double(e.size()) * measured.control_period, 40.0) << "team " << robot.first << " robot " << robot.second;
+    EXPECT_GT(double(e.size()) * measured.sample_period, 40.0) << "team " << robot.first << " robot " << robot.second;
     // The overhead camera sees every robot: its belief is its own pose within
     // centimetres (a belief logged under another robot's id would be metres off).
     EXPECT_LT(runtime::median(e), 0.03) << "team " << robot.first << " robot " << robot.second;

@@ -61,8 +61,27 @@ TEST(PoseErrorMeter, ABeliefPredictedAheadWaitsForTheTruthOfItsTimeAndMeetsItInt
   EXPECT_NEAR(s.heading_error, 0.1, 1e-9);
   EXPECT_DOUBLE_EQ(s.position_sd, 0.004);
   EXPECT_DOUBLE_EQ(s.localisation_sd, 0.2);
+  EXPECT_DOUBLE_EQ(s.perceived_error, -1.0) << "perception gave no pose";
   EXPECT_EQ(meter.beliefs(), 1u);
   EXPECT_EQ(meter.unmatched(), 0u);
+}
+
+TEST(PoseErrorMeter, PerceptionsPoseMeetsTheTruthAtItsCaptureTime) {
+  PoseErrorMeter meter;
+  meter.add(truth(0.0, 0.0, 0.0));
+  meter.add(truth(0.1, 0.2, 0.0));
+  // The world model believes the robot where it stands at 0.15 s (0.3),
+  // perception put it at 0.1 when it was at 0.06 (captured at 0.03 s): the
+  // world model had it right from a pose 4 cm off.
+  msg::LogRecord r = belief(0.1, 0.15, 0.3, 1.0, 0.0);
+  r.mutable_belief()->mutable_perceived_pose()->set_x(0.1);
+  r.mutable_belief()->mutable_perceived_pose()->set_y(1.0);
+  r.mutable_belief()->set_t_perceived(0.03);
+  meter.add(r);
+  meter.add(truth(0.2, 0.4, 0.0));
+  ASSERT_EQ(meter.samples().size(), 1u);
+  EXPECT_NEAR(meter.samples()[0].error, 0.0, 1e-9);
+  EXPECT_NEAR(meter.samples()[0].perceived_error, 0.04, 1e-9);
 }
 
 TEST(PoseErrorMeter, BeliefsOfRobotsTheTruthLacksOrOlderThanTheTruthKeptAreUnmatched) {
@@ -113,18 +132,21 @@ TEST(MeasurePoseError, ReadsAGameLogFile) {
       (std::filesystem::temp_directory_path() / ("pose_error_" + std::to_string(::getpid()) + ".rclog")).string();
   {
     msg::LogHeader header;
-    header.mutable_config()->mutable_sim()->set_control_period(0.1);
     runtime::GameLogWriter writer(path, header);
     writer.append(truth(0.0, 0.0, 0.0));
     writer.append(belief(0.0, 0.1, 0.0, 2.0, 0.0));
     writer.append(truth(0.1, 0.0, 0.0));
+    writer.append(belief(0.1, 0.3, 0.0, 1.0, 0.0));
+    writer.append(truth(0.2, 0.0, 0.0));
+    writer.append(truth(0.3, 0.0, 0.0));
   }
   const PoseErrorLog log = measure_pose_error(path);
   std::filesystem::remove(path);
-  EXPECT_EQ(log.beliefs, 1u);
-  EXPECT_DOUBLE_EQ(log.control_period, 0.1);
-  ASSERT_EQ(log.samples.size(), 1u);
+  EXPECT_EQ(log.beliefs, 2u);
+  EXPECT_NEAR(log.sample_period, 0.2, 1e-12);
+  ASSERT_EQ(log.samples.size(), 2u);
   EXPECT_NEAR(log.samples[0].error, 1.0, 1e-12);
+  EXPECT_NEAR(log.samples[1].error, 0.0, 1e-12);
 }
 
 }  // namespace
