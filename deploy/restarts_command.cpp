@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <string>
@@ -25,7 +26,8 @@ const char* kRestartsUsage =
     "  for every kick-off and restart in the game logs: how long the team (default blue) took\n"
     "  until all its robots stood legally, by the referee's rules, and how many the referee moved\n"
     "  (--list: one line per restart as well, with the robot that stood legally last and, at\n"
-    "  kick-offs, how far inside the other half it started)";
+    "  kick-offs, how far inside the other half it started, and how far off its belief of its\n"
+    "  own pose was just before play started)";
 
 struct Spread {
   double median = 0.0, p95 = 0.0, max = 0.0;
@@ -71,9 +73,16 @@ int restarts_command(const std::vector<std::string>& args) {
                         mine.last_robot_depth);
         else if (mine.last_robot != 0)
           std::snprintf(last, sizeof last, "  last robot %u", mine.last_robot);
-        std::printf("%s  %8.2f s  %-11s %-6s  %4.1f s  ready %s  moved %u  encroached %u%s\n", path.c_str(), phase.t,
+        char belief[96] = "";
+        if (mine.last_robot != 0 && mine.last_robot_belief_error >= 0.0) {
+          std::snprintf(belief, sizeof belief, ", believed itself %.2f m off", mine.last_robot_belief_error);
+          if (mine.last_robot_perceived_error >= 0.0)
+            std::snprintf(belief + std::strlen(belief), sizeof belief - std::strlen(belief), " (perception %.2f m)",
+                          mine.last_robot_perceived_error);
+        }
+        std::printf("%s  %8.2f s  %-11s %-6s  %4.1f s  ready %s  moved %u  encroached %u%s%s\n", path.c_str(), phase.t,
                     sim::Referee::restart_name(phase.restart), whose.c_str(), phase.seconds, ready, mine.repositioned,
-                    mine.encroachments, last);
+                    mine.encroachments, last, belief);
       }
       Group& g = groups[{phase.restart, whose}];
       ++g.phases;

@@ -71,11 +71,25 @@ void RestartReadinessMeter::finish(double t) {
   }
   for (RestartReadiness::Team* team : {&p.blue, &p.yellow})
     if (team->repositioned > 0) team->ready_after = -1.0;
+  // The newest belief of each last robot; beliefs are predicted a little
+  // ahead, so the truth has met them only up to a moment before the start.
+  const auto& samples = pose_.samples();
+  for (msg::Team team_id : {msg::BLUE, msg::YELLOW}) {
+    RestartReadiness::Team& team = side(team_id, p);
+    if (team.last_robot == 0) continue;
+    for (auto it = samples.rbegin(); it != samples.rend() && it->t > p.t; ++it) {
+      if (it->team != team_id || it->robot_id != team.last_robot) continue;
+      team.last_robot_belief_error = it->error;
+      team.last_robot_perceived_error = it->perceived_error;
+      break;
+    }
+  }
   phases_.push_back(p);
   counting_ = static_cast<long>(phases_.size()) - 1;
 }
 
 void RestartReadinessMeter::add(const msg::LogRecord& record) {
+  pose_.add(record);
   switch (record.payload_case()) {
     case msg::LogRecord::kGameState: {
       const msg::GameState& state = record.game_state();

@@ -11,6 +11,7 @@
 #include "messages/config.pb.h"
 #include "messages/game.pb.h"
 #include "messages/log.pb.h"
+#include "sim/pose_error.hpp"
 
 namespace robocaf::sim {
 
@@ -40,6 +41,12 @@ struct RestartReadiness {
     /// a robot hemmed in near the halfway line.
     unsigned last_robot = 0;
     double last_robot_depth = 0.0;
+    /// m: how far the last robot's newest belief of its own pose before the
+    /// start was from where it stood, and the pose perception gave it then
+    /// (PoseErrorMeter); -1 when the log holds none. A robot moved because
+    /// it believed itself elsewhere shows here.
+    double last_robot_belief_error = -1.0;
+    double last_robot_perceived_error = -1.0;
   };
   double t = 0.0;                                  // simulated time the phase began
   double seconds = 0.0;                            // its length, until play started
@@ -86,6 +93,7 @@ class RestartReadinessMeter {
   // next phase begins.
   long counting_ = -1;
   std::vector<RestartReadiness> phases_;
+  PoseErrorMeter pose_;
 };
 
 /// Every complete phase of the game log at `path` (league from its header).

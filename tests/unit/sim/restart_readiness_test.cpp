@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -113,6 +114,33 @@ TEST(RestartReadiness, AtAKickoffATeamIsReadyWhenItsLastRobotStandsLegallyForGoo
   RestartReadinessMeter meter(msl());
   for (const auto& record : kickoff_timeline()) meter.add(record);
   expect_kickoff(meter.phases());
+}
+
+TEST(RestartReadiness, TheLastRobotsBeliefOfItsPoseBeforeTheStartIsMeasured) {
+  std::vector<msg::LogRecord> records = kickoff_timeline();
+  // Yellow's robot 4, moved at the start, believed itself at (-0.2, 3) in
+  // its own half at 8.2 s; it stood at (-1, 3), where perception put it.
+  msg::LogRecord belief;
+  belief.set_t(8.0);
+  msg::SelfBelief& b = *belief.mutable_belief();
+  b.set_t(8.2);
+  b.set_team(msg::YELLOW);
+  b.set_robot_id(4);
+  b.mutable_pose()->set_x(-0.2);
+  b.mutable_pose()->set_y(3.0);
+  b.mutable_perceived_pose()->set_x(-1.0);
+  b.mutable_perceived_pose()->set_y(3.0);
+  b.set_t_perceived(8.0);
+  const auto at = std::find_if(records.begin(), records.end(), [](const msg::LogRecord& r) {
+    return r.has_truth() && r.truth().t() == 8.0;
+  });
+  records.insert(at + 1, belief);
+  RestartReadinessMeter meter(msl());
+  for (const auto& record : records) meter.add(record);
+  ASSERT_EQ(meter.phases().size(), 1u);
+  EXPECT_NEAR(meter.phases()[0].yellow.last_robot_belief_error, 0.8, 1e-9);
+  EXPECT_NEAR(meter.phases()[0].yellow.last_robot_perceived_error, 0.0, 1e-9);
+  EXPECT_EQ(meter.phases()[0].blue.last_robot_belief_error, -1.0) << "no belief of blue's robot 1 logged";
 }
 
 // Blue's free kick at (3, 0): only yellow must keep the 3 m, and is ready
