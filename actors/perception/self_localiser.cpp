@@ -66,6 +66,15 @@ void SelfLocaliser::predict(const msg::Pose2& odometry, double t) {
       const double into = moved.dot(towards);
       if (into > 0.0) moved -= into * towards;
     }
+  // Taken out of one contact, the motion may point into another: wedged
+  // between them the robot does not move at all, as the simulator's contact
+  // model has it (Physics::feasible). Slid along the first instead, a robot
+  // pushing the ball into a wall of opponents for a minute drifted 1 m with
+  // its wheels at the pushing limit, and a landmark restart then put it 5 m
+  // off (MSL vs chaser, seed 53: it stood on the ball at the drop ball).
+  for (const auto* contacts : {&contacts_, &seen_contacts_})
+    for (const Eigen::Vector2d& towards : *contacts)
+      if (moved.dot(towards) > 1e-12) moved.setZero();
   const double turned = wrap_angle(odometry.theta() - last_odometry_.theta());
   const double dt = std::max(0.0, t - last_t_);
   last_odometry_ = odometry;

@@ -196,6 +196,38 @@ TEST(OnboardFilter, BumperContactAheadStopsTheSelfPose) {
   EXPECT_NEAR(filter.to_percept(blind).self_pose().x(), 1.5, 1e-9);
 }
 
+// Blue robot 1's onboard filter at odometry (1, 0) facing +x, and a frame
+// of its camera seeing a yellow robot at `robot` and the ball at `ball`
+// (robot frame).
+struct SeenContactScene {
+  SeenContactScene(const msg::LeaguePreset& league, const Eigen::Vector2d& robot,
+                   const std::optional<Eigen::Vector2d>& ball)
+      : filter(msg::BLUE, 1, league, 0.0) {
+    odometry.mutable_pose()->set_x(1.0);
+    filter.on_odometry(odometry);
+    frame.set_team(msg::BLUE);
+    frame.set_robot_id(1);
+    auto* seen = frame.add_robots();
+    seen->set_team(msg::YELLOW);
+    seen->mutable_position()->set_x(robot.x());
+    seen->mutable_position()->set_y(robot.y());
+    if (ball) {
+      frame.add_balls()->mutable_position()->set_x(ball->x());
+      frame.mutable_balls(0)->mutable_position()->set_y(ball->y());
+    }
+    filter.to_percept(frame);
+  }
+  // The self pose after the wheels turned on to odometry x = `x`, the same frame seen.
+  msg::Pose2 after_driving_to(double x) {
+    odometry.mutable_pose()->set_x(x);
+    filter.on_odometry(odometry);
+    return filter.to_percept(frame).self_pose();
+  }
+  OnboardFilter filter;
+  msg::Odometry odometry;
+  msg::OnboardFrame frame;
+};
+
 // A robot the camera sees touching ours, or with a ball jammed between the
 // two (which touches neither bumper), blocks odometry's motion towards it as
 // a bumper contact does. One a hand's width away does not: the robot drives
@@ -219,23 +251,28 @@ TEST(OnboardFilter, OnlyARobotSeenTouchingOrJammedAgainstTheBallBlocksOdometry) 
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    OnboardFilter filter(msg::BLUE, 1, league, 0.0);
-    msg::Odometry odometry;
-    odometry.mutable_pose()->set_x(1.0);
-    filter.on_odometry(odometry);
-    msg::OnboardFrame frame;
-    frame.set_team(msg::BLUE);
-    frame.set_robot_id(1);
-    auto* seen = frame.add_robots();
-    seen->set_team(msg::YELLOW);
-    seen->mutable_position()->set_x(c.robot_at);
-    if (c.ball_at) frame.add_balls()->mutable_position()->set_x(*c.ball_at);
-    filter.to_percept(frame);
-    odometry.mutable_pose()->set_x(1.1);
-    filter.on_odometry(odometry);
-    const double x = filter.to_percept(frame).self_pose().x();
-    EXPECT_NEAR(x, c.blocks ? 1.0 : 1.1, 1e-9);
+    std::optional<Eigen::Vector2d> ball;
+    if (c.ball_at) ball = Eigen::Vector2d(*c.ball_at, 0.0);
+    SeenContactScene scene(league, Eigen::Vector2d(c.robot_at, 0.0), ball);
+    EXPECT_NEAR(scene.after_driving_to(1.1).x(), c.blocks ? 1.0 : 1.1, 1e-9);
   }
+}
+
+// Pushing the ball into a robot beyond it at an angle, the robot stops at
+// the ball as at a wall across the ball's direction. Blocked along the
+// other robot's direction instead, odometry's push slid the estimate
+// sideways (MSL vs chaser, seed 62: 2 m in 40 s while the robot stood).
+TEST(OnboardFilter, ABallJammedAtAnAngleStopsOdometryAcrossTheBallNotTheRobotBeyond) {
+  const auto league = msl();
+  const double r = league.robot().radius(), rb = league.ball().radius();
+  // The ball just left of straight ahead; the opponent beyond it, 0.9 rad
+  // to the right of the ball, 0.4 rad to the right of ours.
+  const Eigen::Vector2d ball = (r + rb) * Eigen::Vector2d(std::cos(0.09), std::sin(0.09));
+  const Eigen::Vector2d beyond = ball + (r + rb - 0.001) * Eigen::Vector2d(std::cos(-0.9), std::sin(-0.9));
+  SeenContactScene scene(league, beyond, ball);
+  const msg::Pose2 pose = scene.after_driving_to(1.1);  // the wheels turned 0.1 m forward
+  // Along the ball's face: 0.1 sin(0.09) = 9 mm; along the other robot's, 39 mm.
+  EXPECT_LT(std::hypot(pose.x() - 1.0, pose.y()), 0.0095);
 }
 
 }  // namespace

@@ -137,6 +137,25 @@ TEST(SelfLocaliser, BumperContactsStopOdometryMotionIntoThem) {
   EXPECT_NEAR(loc.pose().y(), 1.5, 1e-9) << "contact gone: odometry counts again";
 }
 
+// Wedged between two contacts the robot does not slide along either
+// (MSL vs chaser, seed 53: pushing the ball into a wall of opponents, with
+// one touching ahead on the left and one on its right, the estimate slid on
+// 1 m while the robot stood).
+TEST(SelfLocaliser, WedgedBetweenTwoContactsOdometryMotionIsNotTaken) {
+  SelfLocaliser loc(msl_field(), 0.01);
+  loc.predict(pose(1.0, 1.0, 0.0), 0.0);  // facing +x
+  const double left = 0.57;               // ahead, 33 degrees to the left
+  loc.set_contacts({Vector2d(std::cos(left), std::sin(left)), Vector2d(0.0, -1.0)});
+  loc.predict(pose(1.15, 1.0, 0.0), 1.0);  // the wheels turned 0.15 forward
+  EXPECT_NEAR(loc.pose().x(), 1.0, 1e-9);
+  EXPECT_NEAR(loc.pose().y(), 1.0, 1e-9);
+  EXPECT_GT(std::sqrt(loc.covariance()(0, 0)), std::sqrt(0.05 * 0.15) * 0.9) << "uncertain by what the wheels turned";
+  // Motion that leaves both is taken.
+  loc.predict(pose(1.05, 1.1, 0.0), 2.0);
+  EXPECT_NEAR(loc.pose().x(), 0.9, 1e-9);
+  EXPECT_NEAR(loc.pose().y(), 1.1, 1e-9);
+}
+
 TEST(SelfLocaliser, LandmarksCorrectAndAMisreadIsRejected) {
   const auto field = msl_field();
   SelfLocaliser loc(field, 0.01);
