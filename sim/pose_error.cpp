@@ -87,9 +87,10 @@ void PoseErrorMeter::resolve() {
       sample.heading_error = std::abs(runtime::wrap_angle(belief.pose().theta() - theta));
       sample.position_sd = belief.position_sd();
       sample.localisation_sd = belief.localisation_sd();
-      if (belief.has_perceived_pose() &&
+      if (belief.has_perceived_position() &&
           truth_at(belief.team(), belief.robot_id(), belief.t_perceived(), x, y, theta))
-        sample.perceived_error = std::hypot(belief.perceived_pose().x() - x, belief.perceived_pose().y() - y);
+        sample.perceived_error =
+            std::hypot(belief.perceived_position().x() - x, belief.perceived_position().y() - y);
       samples_.push_back(sample);
     }
     it = pending_.erase(it);

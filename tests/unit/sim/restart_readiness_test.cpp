@@ -128,8 +128,8 @@ TEST(RestartReadiness, TheLastRobotsBeliefOfItsPoseBeforeTheStartIsMeasured) {
   b.set_robot_id(4);
   b.mutable_pose()->set_x(-0.2);
   b.mutable_pose()->set_y(3.0);
-  b.mutable_perceived_pose()->set_x(-1.0);
-  b.mutable_perceived_pose()->set_y(3.0);
+  b.mutable_perceived_position()->set_x(-1.0);
+  b.mutable_perceived_position()->set_y(3.0);
   b.set_t_perceived(8.0);
   const auto at = std::find_if(records.begin(), records.end(), [](const msg::LogRecord& r) {
     return r.has_truth() && r.truth().t() == 8.0;
@@ -138,8 +138,8 @@ TEST(RestartReadiness, TheLastRobotsBeliefOfItsPoseBeforeTheStartIsMeasured) {
   RestartReadinessMeter meter(msl());
   for (const auto& record : records) meter.add(record);
   ASSERT_EQ(meter.phases().size(), 1u);
-  EXPECT_NEAR(meter.phases()[0].yellow.last_robot_belief_error, 0.8, 1e-9);
-  EXPECT_NEAR(meter.phases()[0].yellow.last_robot_perceived_error, 0.0, 1e-9);
+  EXPECT_NEAR(meter.phases()[0].yellow.last_robot_belief_error, 0.8, 1e-6);
+  EXPECT_NEAR(meter.phases()[0].yellow.last_robot_perceived_error, 0.0, 1e-6);
   EXPECT_EQ(meter.phases()[0].blue.last_robot_belief_error, -1.0) << "no belief of blue's robot 1 logged";
 }
 
