@@ -18,12 +18,13 @@ namespace {
 
 // Input: Percept (own perception), WorldEstimate (teammates' shares).
 // Output: WorldEstimate to teammates and the coach (every share period), team
-// skills and its own player skills, in that order, and before the player
-// skills' a SelfBelief to the simulated world (for the game log): the order is
-// what makes the shares, the coach's and the team skills' input and the belief
-// settled before the world opens the next cycle. Shares, coach and team skills get the picture at
-// capture time; player skills get it predicted `horizon` ahead, to when their
-// command will act (latency compensation).
+// skills and its own player skills, in that order, and just before the player
+// skills' a SelfBelief to the simulated world for the game log (every
+// kBeliefLogPeriod): the order is what makes the shares, the coach's and the
+// team skills' input and the belief settled before the world opens the next
+// cycle. Shares, coach and team skills get the picture at capture time;
+// player skills get it predicted `horizon` ahead, to when their command will
+// act (latency compensation), and so does the belief.
 struct WorldKnowledgeState {
   runtime::ShellContext ctx;
   std::optional<WorldTracker> tracker;
