@@ -42,8 +42,8 @@ struct PoseErrorEpisode {
 /// Feed it a match's log records in order. A belief is predicted ahead of the
 /// cycle that logs it (to when the robot's command acts), so it is held until
 /// the truth reaches its time and then compared with the truth interpolated
-/// there (positions linearly, headings along the shorter way); its perceived
-/// pose likewise at its capture time.
+/// there (positions linearly, headings along the shorter way); the perceived
+/// position likewise at its capture time.
 class PoseErrorMeter {
  public:
   void add(const msg::LogRecord& record);
