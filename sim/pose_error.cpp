@@ -18,12 +18,6 @@ namespace {
 // second or so), never behind it.
 constexpr double kTruthKept = 1.0;
 
-const msg::RobotTruth* find_robot(const msg::WorldTruth& truth, msg::Team team, uint32_t id) {
-  for (const auto& robot : truth.robots())
-    if (robot.team() == team && robot.robot_id() == id) return &robot;
-  return nullptr;
-}
-
 }  // namespace
 
 void PoseErrorMeter::add(const msg::LogRecord& record) {
@@ -33,44 +27,55 @@ void PoseErrorMeter::add(const msg::LogRecord& record) {
     return;
   }
   if (!record.has_truth()) return;
-  history_.push_back(record.truth());
-  while (history_.size() > 2 && history_.front().t() < history_.back().t() - kTruthKept) history_.pop_front();
+  TruthPoses& poses = history_.emplace_back();
+  poses.t = record.truth().t();
+  poses.robots.reserve(static_cast<std::size_t>(record.truth().robots_size()));
+  for (const auto& robot : record.truth().robots())
+    poses.robots.push_back({robot.team(), robot.robot_id(), robot.pose().x(), robot.pose().y(), robot.pose().theta()});
+  while (history_.size() > 2 && history_.front().t < history_.back().t - kTruthKept) history_.pop_front();
   resolve();
 }
 
+std::vector<PoseErrorSample> PoseErrorMeter::take_samples() {
+  std::vector<PoseErrorSample> taken;
+  taken.swap(samples_);
+  return taken;
+}
+
 bool PoseErrorMeter::truth_at(msg::Team team, uint32_t id, double t, double& x, double& y, double& theta) const {
-  if (history_.empty() || history_.front().t() > t) return false;
+  if (history_.empty() || history_.front().t > t) return false;
   // The last truth at or before `t` and the first after it.
-  const msg::RobotTruth* before = nullptr;
-  const msg::RobotTruth* after = nullptr;
+  const RobotPose* before = nullptr;
+  const RobotPose* after = nullptr;
   double t_before = 0.0, t_after = 0.0;
-  for (const auto& truth : history_) {
-    const msg::RobotTruth* robot = find_robot(truth, team, id);
-    if (robot == nullptr) continue;
-    if (truth.t() <= t) {
-      before = robot;
-      t_before = truth.t();
+  for (const TruthPoses& truth : history_) {
+    const auto robot = std::find_if(truth.robots.begin(), truth.robots.end(),
+                                    [&](const RobotPose& r) { return r.team == team && r.robot_id == id; });
+    if (robot == truth.robots.end()) continue;
+    if (truth.t <= t) {
+      before = &*robot;
+      t_before = truth.t;
     } else {
-      after = robot;
-      t_after = truth.t();
+      after = &*robot;
+      t_after = truth.t;
       break;
     }
   }
   if (before == nullptr) return false;
-  x = before->pose().x();
-  y = before->pose().y();
-  theta = before->pose().theta();
+  x = before->x;
+  y = before->y;
+  theta = before->theta;
   if (after != nullptr && t_after > t_before) {
     const double f = (t - t_before) / (t_after - t_before);
-    x += f * (after->pose().x() - x);
-    y += f * (after->pose().y() - y);
-    theta += f * runtime::wrap_angle(after->pose().theta() - theta);
+    x += f * (after->x - x);
+    y += f * (after->y - y);
+    theta += f * runtime::wrap_angle(after->theta - theta);
   }
   return true;
 }
 
 void PoseErrorMeter::resolve() {
-  const double newest = history_.back().t();
+  const double newest = history_.back().t;
   for (auto it = pending_.begin(); it != pending_.end();) {
     const msg::SelfBelief& belief = *it;
     if (belief.t() > newest) {
@@ -92,6 +97,7 @@ void PoseErrorMeter::resolve() {
         sample.perceived_error =
             std::hypot(belief.perceived_position().x() - x, belief.perceived_position().y() - y);
       samples_.push_back(sample);
+      ++matched_;
     }
     it = pending_.erase(it);
   }
@@ -134,7 +140,7 @@ PoseErrorLog measure_pose_error(const std::string& path) {
   msg::LogRecord record;
   while (reader.next(record)) meter.add(record);
   PoseErrorLog log;
-  log.samples = meter.samples();
+  log.samples = meter.take_samples();
   log.beliefs = meter.beliefs();
   std::map<std::pair<int, uint32_t>, double> last;
   std::vector<double> gaps;

@@ -48,24 +48,40 @@ class PoseErrorMeter {
  public:
   void add(const msg::LogRecord& record);
 
-  /// In the order their truth arrived.
+  /// In the order their truth arrived (since the last take_samples()).
   const std::vector<PoseErrorSample>& samples() const { return samples_; }
+  /// The samples so far, handed over and forgotten: a caller that keeps
+  /// only some of them does not hold a whole match's.
+  std::vector<PoseErrorSample> take_samples();
   /// Beliefs seen so far.
   std::size_t beliefs() const { return beliefs_; }
   /// Beliefs no truth could be found for: older than the truth kept (1 s
   /// before the newest), after the log's last truth, or of a robot the truth
   /// around their time does not have.
-  std::size_t unmatched() const { return beliefs_ - samples_.size() - pending_.size(); }
+  std::size_t unmatched() const { return beliefs_ - matched_ - pending_.size(); }
 
  private:
+  struct RobotPose {
+    msg::Team team;
+    uint32_t robot_id;
+    double x, y, theta;
+  };
+  // One WorldTruth's robot poses: all the meter needs of it, without
+  // copying the message (balls, velocities, wheels) a hundred times a second.
+  struct TruthPoses {
+    double t;
+    std::vector<RobotPose> robots;
+  };
+
   void resolve();
   /// The robot's true pose at `t` from history_, if it has it around then.
   bool truth_at(msg::Team team, uint32_t id, double t, double& x, double& y, double& theta) const;
 
-  std::deque<msg::WorldTruth> history_;   // the last second of truth, oldest first
+  std::deque<TruthPoses> history_;        // the last second of truth, oldest first
   std::deque<msg::SelfBelief> pending_;   // beliefs ahead of the newest truth
   std::vector<PoseErrorSample> samples_;
   std::size_t beliefs_ = 0;
+  std::size_t matched_ = 0;
 };
 
 /// Runs of one robot's samples with error over `threshold` m, where a run

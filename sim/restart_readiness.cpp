@@ -71,18 +71,15 @@ void RestartReadinessMeter::finish(double t) {
   }
   for (RestartReadiness::Team* team : {&p.blue, &p.yellow})
     if (team->repositioned > 0) team->ready_after = -1.0;
-  // The newest belief of each last robot; beliefs are predicted a little
-  // ahead, so the truth has met them only up to a moment before the start.
-  const auto& samples = pose_.samples();
+  // The newest belief of each last robot from within the phase; beliefs
+  // are predicted a little ahead, so the truth has met them only up to a
+  // moment before the start.
   for (msg::Team team_id : {msg::BLUE, msg::YELLOW}) {
     RestartReadiness::Team& team = side(team_id, p);
-    if (team.last_robot == 0) continue;
-    for (auto it = samples.rbegin(); it != samples.rend() && it->t > p.t; ++it) {
-      if (it->team != team_id || it->robot_id != team.last_robot) continue;
-      team.last_robot_belief_error = it->error;
-      team.last_robot_perceived_error = it->perceived_error;
-      break;
-    }
+    const auto newest = newest_belief_.find({int(team_id), team.last_robot});
+    if (team.last_robot == 0 || newest == newest_belief_.end() || newest->second.t <= p.t) continue;
+    team.last_robot_belief_error = newest->second.error;
+    team.last_robot_perceived_error = newest->second.perceived_error;
   }
   phases_.push_back(p);
   counting_ = static_cast<long>(phases_.size()) - 1;
@@ -90,6 +87,8 @@ void RestartReadinessMeter::finish(double t) {
 
 void RestartReadinessMeter::add(const msg::LogRecord& record) {
   pose_.add(record);
+  for (PoseErrorSample& sample : pose_.take_samples())
+    newest_belief_[{int(sample.team), sample.robot_id}] = sample;
   switch (record.payload_case()) {
     case msg::LogRecord::kGameState: {
       const msg::GameState& state = record.game_state();

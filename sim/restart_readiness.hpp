@@ -94,6 +94,8 @@ class RestartReadinessMeter {
   long counting_ = -1;
   std::vector<RestartReadiness> phases_;
   PoseErrorMeter pose_;
+  // Per (team, robot id): its newest belief met with the truth.
+  std::map<std::pair<int, unsigned>, PoseErrorSample> newest_belief_;
 };
 
 /// Every complete phase of the game log at `path` (league from its header).
