@@ -117,11 +117,11 @@ class SelfLocaliser {
 
   /// What the robot's bumper touches (Odometry.bumper): unit vectors in its
   /// frame, for the following predicts. Wheels that drive into a contact
-  /// slip (robots that collide stop along the contact normal), so
-  /// odometry's motion into one is not taken; only its uncertainty
-  /// (along_variance_per_m) is. Motion that, taken out of one contact,
-  /// still points into another is not taken at all: wedged, the robot
-  /// stands. Without this, a robot pushing an opponent
+  /// slip (robots that collide stop along the contact normal), so of
+  /// odometry's motion only the nearest motion pointing into no contact is
+  /// taken (the motion, its slide along one contact, or nothing: wedged,
+  /// the robot stands); its uncertainty (along_variance_per_m) grows with
+  /// all of it. Without this, a robot pushing an opponent
   /// that fills its camera's view believes it drives on at full speed.
   void set_contacts(std::vector<Eigen::Vector2d> directions) { contacts_ = std::move(directions); }
   /// The same from the camera (robots seen close ahead), until the next call.
