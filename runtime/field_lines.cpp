@@ -28,16 +28,24 @@ FieldLines::FieldLines(const msg::FieldGeometry& field) {
   if (field.center_circle_radius() > 0.0) circles_.push_back({V::Zero(), field.center_circle_radius()});
 }
 
-NearestLine FieldLines::nearest(const Eigen::Vector2d& p) const {
-  NearestLine best;
-  best.distance = std::numeric_limits<double>::infinity();
-  best.normal = Eigen::Vector2d::UnitX();
+NearestLine FieldLines::nearest(const Eigen::Vector2d& p) const { return nearest_two(p)[0]; }
+
+std::array<NearestLine, 2> FieldLines::nearest_two(const Eigen::Vector2d& p) const {
+  std::array<NearestLine, 2> best;
+  for (NearestLine& b : best) {
+    b.distance = std::numeric_limits<double>::infinity();
+    b.normal = Eigen::Vector2d::UnitX();
+  }
   auto consider = [&](const Eigen::Vector2d& on_line) {
     const Eigen::Vector2d d = p - on_line;
-    const double n = d.norm();
-    if (n < best.distance) {
-      best.distance = n;
-      if (n > 0.0) best.normal = d / n;
+    NearestLine line;
+    line.distance = d.norm();
+    line.normal = line.distance > 0.0 ? Eigen::Vector2d(d / line.distance) : Eigen::Vector2d::UnitX();
+    if (line.distance < best[0].distance) {
+      best[1] = best[0];
+      best[0] = line;
+    } else if (line.distance < best[1].distance) {
+      best[1] = line;
     }
   };
   for (const auto& s : segments_) {

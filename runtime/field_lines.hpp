@@ -4,6 +4,7 @@
 // camera's scan rays cross. One table for both, as field_landmarks is for
 // landmarks.
 
+#include <array>
 #include <vector>
 
 #include <Eigen/Core>
@@ -36,6 +37,12 @@ class FieldLines {
 
   /// The line nearest to `p` (field frame).
   NearestLine nearest(const Eigen::Vector2d& p) const;
+
+  /// The nearest line and the nearest other one (each segment and the
+  /// circle count as one line; infinite distance when there is none). A
+  /// point matched to a line while another lies almost as near, with its
+  /// nearest point somewhere else, may belong to either.
+  std::array<NearestLine, 2> nearest_two(const Eigen::Vector2d& p) const;
 
   /// Where the ray from `origin` along the unit vector `direction` crosses a
   /// line, nearest first, up to `range` metres away: the distances along the

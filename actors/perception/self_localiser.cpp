@@ -245,7 +245,17 @@ void SelfLocaliser::update_lines(const google::protobuf::RepeatedPtrField<msg::V
     if (!q.allFinite()) continue;
     const double sd = measurement_sd(q.norm());
     const Eigen::Vector2d at = x0.head<2>() + rotation(x0.z()) * q;
-    if (lines_.nearest(at).distance <= gate + 3.0 * sd) matched.push_back({q, sd});
+    const auto [first, second] = lines_.nearest_two(at);
+    if (first.distance > gate + 3.0 * sd) continue;
+    // Two lines within the gate whose nearest points lie apart: the point
+    // may be on either, and the fit would go where the wrong one puts it
+    // (MSL: a robot pushed 0.25 m in the centre circle took a point of the
+    // halfway line for the circle, and with two more points the fit moved it
+    // 0.4 m the wrong way; the next fits kept it 2-3 m off for 30 s).
+    const Eigen::Vector2d first_foot = at - first.distance * first.normal;
+    const Eigen::Vector2d second_foot = at - second.distance * second.normal;
+    if (second.distance <= gate + 3.0 * sd && (first_foot - second_foot).norm() > 3.0 * sd) continue;
+    matched.push_back({q, sd});
   }
   if (static_cast<int>(matched.size()) < params_.min_line_points) return;
 
