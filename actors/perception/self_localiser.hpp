@@ -91,7 +91,10 @@ struct SelfLocaliserParams {
 ///    keeps putting the robot (lone_landmark_frames, at the filter's
 ///    heading) when the frame's line points agree.
 ///  - line points: each is matched to the nearest field line at the
-///    predicted pose (within the gate) and the pose is refined by
+///    predicted pose (within the gate; not when a second line lies within
+///    it too with its nearest point more than 3 sd away: the point may be
+///    on either, and a few points fit to the wrong one agree with a wrong
+///    pose) and the pose is refined by
 ///    Gauss-Newton on prior + the points' distances to their lines (an
 ///    iterated EKF update; Huber weights for outliers). A single visible line
 ///    constrains only the direction across it: the information form leaves
