@@ -224,7 +224,19 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
     const double kx = own_goal_x + inward * (r + std::clamp(0.5 * r, 0.02, 0.05));
     const double along = std::abs(ball.x - own_goal_x) > 1e-9 ? (kx - own_goal_x) / (ball.x - own_goal_x) : 0.0;
     const double half = std::max(0.0, 0.5 * f.goal_width() - r);
-    const Point home{kx, std::clamp(along * ball.y, -half, half)};
+    Point home{kx, std::clamp(along * ball.y, -half, half)};
+    // A ball within the distance of that spot (their restart or a drop ball
+    // by our goal): the keeper slides along its line, away from the ball, to
+    // the distance, if that lies within the posts. Sent out instead as any
+    // robot inside the distance, it left its goal round the field players
+    // gathering there and stood inside the distance at the restart (MSL vs
+    // chaser, a drop ball 3.4 m up from our goal line).
+    const double across = kx - ball.x;
+    if (!we_take && dist(home, ball) < keep && std::abs(across) < keep) {
+      const double reach = std::sqrt(keep * keep - across * across);
+      const double y = ball.y + (home.y <= ball.y ? -reach : reach);
+      if (std::abs(y) <= half) home.y = y;
+    }
     if (we_take || dist(home, ball) >= keep) {
       msg::Pose2 pose;
       pose.set_x(home.x);

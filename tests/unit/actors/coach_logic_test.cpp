@@ -452,6 +452,27 @@ TEST(CoachLogic, DropBallKeepsBothTeamsAwayAndNobodyTakesIt) {
   }
 }
 
+// MSL, a drop ball 0.9 m in from our goal line and 3.4 m up from its
+// centre: the keeper's spot on the line from the goal centre to the ball lies
+// inside the distance. It slides along its line to the distance, within the
+// posts, rather than leaving its goal as the field players do.
+TEST(CoachLogic, AKeeperWhoseSpotLiesInsideTheDistanceSlidesAlongItsLineToIt) {
+  const msg::LeaguePreset league = runtime::preset_match_config("msl").league();
+  const double goal_x = 0.5 * league.field().length();
+  const double keep = league.rules().restart_distance();
+  CoachLogic coach(msg::BLUE, league);
+  const CoachLogic::RobotPoses poses{{1, pose(goal_x - 0.27, 0.87)}, {2, pose(7.7, 1.0)}, {3, pose(5.0, 2.0)}};
+  for (msg::RestartKind kind : {msg::RESTART_DROP_BALL, msg::RESTART_FREE_KICK}) {
+    const msg::Team taker = kind == msg::RESTART_DROP_BALL ? msg::TEAM_UNSPECIFIED : msg::YELLOW;
+    const auto c = coach.on_game_state(restart(kind, taker, goal_x - 0.87, 3.42, true), {1, 2, 3}, poses);
+    expect_keeper_home(c, 1, goal_x, league);
+    const msg::Pose2* k = placement_of(c, 1);
+    ASSERT_NE(k, nullptr);
+    EXPECT_GE(dist(*k, goal_x - 0.87, 3.42), keep) << k->ShortDebugString();
+    EXPECT_LT(dist(*k, goal_x - 0.87, 3.42), keep + 2.0 * league.robot().radius()) << "no farther than it need be";
+  }
+}
+
 TEST(CoachLogic, RestartWithoutPosesUsesTheFormation) {
   for (const msg::LeaguePreset& base : {mirosot(), ssl()}) {
     const msg::LeaguePreset league = with_restart_distance(base, 0.5);
