@@ -230,7 +230,7 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
     // the distance, if that lies within the posts. Sent out instead as any
     // robot inside the distance, it left its goal round the field players
     // gathering there and stood inside the distance at the restart (MSL vs
-    // chaser, a drop ball 3.4 m up from our goal line).
+    // chaser, drop balls 0.9-1.1 m in from our goal line, 3.4 m to the side).
     const double across = kx - ball.x;
     if (!we_take && dist(home, ball) < keep && std::abs(across) < keep) {
       const double reach = std::sqrt(keep * keep - across * across);
