@@ -231,8 +231,8 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
     // robot inside the distance, it left its goal round the field players
     // gathering there and stood inside the distance at the restart (MSL vs
     // chaser, drop balls 0.9-1.1 m in from our goal line, 3.4 m to the side).
-    const double across = kx - ball.x;
-    if (!we_take && dist(home, ball) < keep && std::abs(across) < keep) {
+    if (!we_take && dist(home, ball) < keep) {
+      const double across = kx - ball.x;  // |across| <= dist(home, ball) < keep
       const double reach = std::sqrt(keep * keep - across * across);
       const double y = ball.y + (home.y <= ball.y ? -reach : reach);
       if (std::abs(y) <= half) home.y = y;
