@@ -30,6 +30,25 @@ DrillOptions drill_options(const Arguments& arguments, const std::string& comman
   return options;
 }
 
+std::vector<std::string> drill_log_stems(const std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
+  auto count = [](const std::vector<std::string>& names, const std::string& name) {
+    return std::count(names.begin(), names.end(), name);
+  };
+  std::vector<std::string> stems;
+  for (const std::string& path : paths) stems.push_back(fs::path(path).stem().string());
+  std::vector<std::string> named = stems;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (count(stems, stems[i]) < 2) continue;
+    const std::string folder = fs::absolute(fs::path(paths[i])).lexically_normal().parent_path().filename().string();
+    if (!folder.empty()) named[i] = folder + "-" + stems[i];
+  }
+  std::vector<std::string> out = named;
+  for (size_t i = 0; i < paths.size(); ++i)
+    if (count(named, named[i]) > 1) out[i] = named[i] + "-" + std::to_string(i + 1);
+  return out;
+}
+
 DrillOutcome outcome_of(const sim::RestartReadiness& phase, msg::Team team) {
   const sim::RestartReadiness::Team& mine = team == msg::BLUE ? phase.blue : phase.yellow;
   return {mine.judged, mine.ready_after, mine.repositioned, mine.last_robot};

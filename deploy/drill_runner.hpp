@@ -31,6 +31,13 @@ struct DrillOptions {
 };
 DrillOptions drill_options(const Arguments& arguments, const std::string& command);
 
+/// For each game log given, what its drills' logs are named after: the
+/// file's stem, with its folder's name before it where another log given has
+/// the same stem ("A81-seed81" beside "B81-seed81"), and its place among the
+/// logs (from 1) after that where the two still agree. Different logs thus
+/// never write the same drill log.
+std::vector<std::string> drill_log_stems(const std::vector<std::string>& paths);
+
 /// How one team stood at one kick-off or restart.
 struct DrillOutcome {
   bool known = false;

@@ -36,7 +36,9 @@ const char* kKickoffDrillUsage =
     "  robots start moving as they moved): how long the scoring team took until all its robots\n"
     "  stood legally and how many the referee moved, beside the same kick-off as logged\n"
     "  --jobs J        drills at a time (default: one per core)\n"
-    "  --log-dir DIR   keep each drill's game log there (default: deleted)\n"
+    "  --log-dir DIR   keep each drill's game log there, as LOG-goalN.rclog (LOG: the game log's\n"
+    "                  name, after its folder's where two logs given have the same name;\n"
+    "                  default: deleted)\n"
     "  --list          one line per drill as well";
 
 }  // namespace
@@ -60,7 +62,9 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
   };
   std::vector<Drill> drills;
   std::vector<DrillRun> runs;
-  for (const std::string& path : arguments.positional()) {
+  const std::vector<std::string> stems = drill_log_stems(arguments.positional());
+  for (size_t log = 0; log < arguments.positional().size(); ++log) {
+    const std::string& path = arguments.positional()[log];
     const std::vector<sim::RestartReadiness> phases = sim::measure_restart_readiness(path);
     for (sim::GoalMoment& goal : sim::goal_moments(path, team)) {
       Drill drill;
@@ -69,7 +73,7 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
         if (phase.restart == msg::RESTART_KICKOFF && std::abs(phase.t - goal.t) < 0.05)
           drill.logged = outcome_of(phase, team);
       DrillRun run;
-      run.log = (dir / (fs::path(path).stem().string() + "-goal" + std::to_string(goal.number) + ".rclog")).string();
+      run.log = (dir / (stems[log] + "-goal" + std::to_string(goal.number) + ".rclog")).string();
       try {
         const sim::KickoffDrill kickoff = sim::kickoff_drill(goal);
         run.config = kickoff.config;

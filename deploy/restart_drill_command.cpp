@@ -34,7 +34,9 @@ const char* kRestartDrillUsage =
     "  robots stood legally and how many the referee moved, beside the same restart as logged\n"
     "  --restart NAME  only these: free-kick, goal-kick, corner-kick, throw-in or drop-ball\n"
     "  --jobs J        drills at a time (default: one per core)\n"
-    "  --log-dir DIR   keep each drill's game log there (default: deleted)\n"
+    "  --log-dir DIR   keep each drill's game log there, as LOG-restartN.rclog (LOG: the game log's\n"
+    "                  name, after its folder's where two logs given have the same name;\n"
+    "                  default: deleted)\n"
     "  --list          one line per drill as well";
 
 const std::map<std::string, msg::RestartKind> kRestartNames{{"free-kick", msg::RESTART_FREE_KICK},
@@ -72,7 +74,9 @@ int restart_drill_command(const std::vector<std::string>& args) {
   };
   std::vector<Drill> drills;
   std::vector<DrillRun> runs;
-  for (const std::string& path : arguments.positional()) {
+  const std::vector<std::string> stems = drill_log_stems(arguments.positional());
+  for (size_t log = 0; log < arguments.positional().size(); ++log) {
+    const std::string& path = arguments.positional()[log];
     const std::vector<sim::RestartReadiness> phases = sim::measure_restart_readiness(path);
     for (sim::RestartMoment& moment : sim::restart_moments(path)) {
       // The team is judged where it keeps the distance: not at its own restarts.
@@ -82,7 +86,7 @@ int restart_drill_command(const std::vector<std::string>& args) {
       for (const auto& phase : phases)
         if (phase.restart == moment.kind && std::abs(phase.t - moment.t) < 0.05) drill.logged = outcome_of(phase, team);
       DrillRun run;
-      run.log = (dir / (fs::path(path).stem().string() + "-restart" + std::to_string(moment.number) + ".rclog")).string();
+      run.log = (dir / (stems[log] + "-restart" + std::to_string(moment.number) + ".rclog")).string();
       try {
         const sim::RestartDrill restart = sim::restart_drill(moment);
         run.config = restart.config;
