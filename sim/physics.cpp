@@ -8,6 +8,7 @@
 #include <string>
 
 #include "runtime/angle.hpp"
+#include "runtime/contact_cone.hpp"
 #include "runtime/config_loader.hpp"
 
 namespace robocaf::sim {
@@ -690,16 +691,13 @@ void Physics::add_constraint(Robot& r, const Vector2d& m) {
 }
 
 Vector2d Physics::feasible(const Robot& r, Vector2d dir) const {
-  // Projecting onto one contact can push into another; with two or more
-  // contacts whatever still points into one of them is not allowed at all.
-  for (int k = 0; k < r.n_wall; ++k) {
-    const double into = dir.dot(r.wall_n[k]);
-    if (into < 0.0) dir -= into * r.wall_n[k];
-  }
-  for (int k = 0; k < r.n_wall; ++k) {
-    if (dir.dot(r.wall_n[k]) < -1e-12) return Vector2d::Zero();
-  }
-  return dir;
+  // The robot's own self-localiser takes the same rule for what its wheels
+  // moved it: projected out of the contacts one after another, a goal
+  // post's radial contact or a push at an angle could leave a slide the
+  // localiser says does not happen.
+  Vector2d towards[kMaxRobotConstraints];
+  for (int k = 0; k < r.n_wall; ++k) towards[k] = -r.wall_n[k];
+  return runtime::nearest_free_motion(dir, towards, static_cast<std::size_t>(r.n_wall));
 }
 
 void Physics::separate_robots(BallRule ball_rule) {

@@ -8,6 +8,7 @@
 #include <Eigen/Geometry>
 
 #include "runtime/angle.hpp"
+#include "runtime/contact_cone.hpp"
 
 namespace robocaf::actors {
 
@@ -26,32 +27,6 @@ Eigen::Matrix2d rotation_derivative(double theta) {
 }
 
 void symmetrize(Eigen::Matrix3d& P) { P = 0.5 * (P + P.transpose()).eval(); }
-
-// The part of the wheels' motion `wanted` the contacts (unit vectors towards
-// what the robot touches) let through: the nearest motion that points into
-// none of them, the projection onto the cone they leave free. In the plane
-// that is `wanted` itself, its projection onto one contact's tangent line,
-// or nothing. Taking the contacts one after another instead, the motion
-// taken out of the second could end on its tangent pointing back and away
-// from the first, passing a check for what still points into a contact: a
-// robot pushing forwards with an opponent ahead on its left and the ball
-// ahead on its right slid right and back by a third of what its wheels
-// turned, 0.85 m in 13 s while it stood, and its line fit later walked to
-// the mirror pose 5 m off (MSL vs chaser, seed 67).
-Eigen::Vector2d motion_past_contacts(const Eigen::Vector2d& wanted, const std::vector<Eigen::Vector2d>& contacts) {
-  const double tolerance = 1e-12 * (1.0 + wanted.norm());
-  auto free = [&](const Eigen::Vector2d& m) {
-    return std::all_of(contacts.begin(), contacts.end(),
-                       [&](const Eigen::Vector2d& c) { return m.dot(c) <= tolerance; });
-  };
-  if (free(wanted)) return wanted;
-  Eigen::Vector2d best = Eigen::Vector2d::Zero();
-  for (const Eigen::Vector2d& c : contacts) {
-    const Eigen::Vector2d along = wanted - wanted.dot(c) * c;
-    if (free(along) && (wanted - along).squaredNorm() < (wanted - best).squaredNorm()) best = along;
-  }
-  return best;
-}
 
 }  // namespace
 
@@ -94,7 +69,12 @@ void SelfLocaliser::predict(const msg::Pose2& odometry, double t) {
   // drop ball).
   std::vector<Eigen::Vector2d> touching = contacts_;
   touching.insert(touching.end(), seen_contacts_.begin(), seen_contacts_.end());
-  moved = motion_past_contacts(moved, touching);
+  // The nearest motion that points into no contact: taken out of the
+  // contacts one after another, a robot pushing forwards with an opponent
+  // ahead on its left and the ball ahead on its right slid right and back by
+  // a third of what its wheels turned, 0.85 m in 13 s while it stood, and its
+  // line fit later walked to the mirror pose 5 m off (MSL vs chaser, seed 67).
+  moved = runtime::nearest_free_motion(moved, touching.data(), touching.size());
   const double turned = wrap_angle(odometry.theta() - last_odometry_.theta());
   const double dt = std::max(0.0, t - last_t_);
   last_odometry_ = odometry;
