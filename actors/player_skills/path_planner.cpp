@@ -39,6 +39,12 @@ constexpr double kCoverTolerance = 1e-12;
 // Candidates for the nearest free point are computed on discs this much
 // larger (relative), so rounding leaves them outside, not on the rim.
 constexpr double kRimPush = 1e-9;
+// Passes of bending a kept way round the discs that moved into it: each
+// pass gives every blocked segment one corner.
+constexpr int kBendPasses = 3;
+// How far out from a disc's rim (relative to its radius) such a corner may
+// go, nearest first, for its segments to clear that disc.
+constexpr double kBendGrowth[] = {1e-9, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3};
 // Halvings of a segment when a corner is pulled taut: the corner ends within
 // 2^-16 of the segment's length of the furthest point seen.
 constexpr int kTautHalvings = 16;
@@ -222,6 +228,59 @@ bool PathPlanner::same_sides(const Scene& scene, const std::vector<V>& a, const 
   for (const Disc& disc : scene.discs)
     if (std::abs(swept_angle(a, disc.centre) - swept_angle(b, disc.centre)) > runtime::kPi) return false;
   return true;
+}
+
+bool PathPlanner::bend_round(const Scene& scene, std::vector<V>& path) const {
+  for (int pass = 0; pass <= kBendPasses; ++pass) {
+    bool free = true;
+    for (std::size_t i = 1; i < path.size(); ++i) {
+      const V a = path[i - 1], b = path[i];
+      if (passable(scene, a, b)) continue;
+      free = false;
+      if (pass == kBendPasses) return false;
+      // The disc the segment cuts deepest, not one it starts inside (the
+      // segment may leave that one, and bending cannot help it).
+      const V d = b - a;
+      const double len2 = d.squaredNorm();
+      const Disc* deepest = nullptr;
+      V nearest = a;
+      double depth = 0.0;
+      for (const Disc& disc : scene.discs) {
+        if ((a - disc.centre).squaredNorm() < disc.radius * disc.radius) continue;
+        const double t = len2 > 0.0 ? std::clamp((disc.centre - a).dot(d) / len2, 0.0, 1.0) : 0.0;
+        const V q = a + t * d;
+        const double in = disc.radius - (q - disc.centre).norm();
+        if (in > depth) {
+          depth = in;
+          deepest = &disc;
+          nearest = q;
+        }
+      }
+      if (deepest == nullptr) return false;  // out of the free space, or leaving a disc the wrong way
+      const V out = nearest - deepest->centre;
+      if (out.norm() < 1e-9) return false;  // through its centre: no side to keep
+      // On its rim, the corner's segments would cut the disc again on
+      // either side of it: it goes out along the same line until they
+      // clear the disc.
+      auto clears = [&](const V& from, const V& to) {
+        const V e = to - from;
+        const double t = std::clamp((deepest->centre - from).dot(e) / std::max(e.squaredNorm(), 1e-300), 0.0, 1.0);
+        return (from + t * e - deepest->centre).norm() >= deepest->radius;
+      };
+      V corner = deepest->centre;
+      bool clear = false;
+      for (double grow : kBendGrowth) {
+        corner = deepest->centre + out.normalized() * (deepest->radius * (1.0 + grow) + kRimPush);
+        clear = clears(a, corner) && clears(corner, b);
+        if (clear) break;
+      }
+      if (!clear || !point_free(scene, corner)) return false;
+      path.insert(path.begin() + static_cast<std::ptrdiff_t>(i), corner);
+      ++i;  // the new corner's second segment is checked in the next pass
+    }
+    if (free) return true;
+  }
+  return false;
 }
 
 bool PathPlanner::point_free(const Scene& scene, const V& p) const {
@@ -473,6 +532,9 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
       result.waypoints.push_back(target);
       result.reached_target = true;
       result.reached_goal = !result.goal_blocked;
+      // The straight way is a way too: forgotten, the next plan, blocked
+      // by a hair, took whichever side its tree found first.
+      last_way_.assign(1, target);
       return result;
     }
     const int nodes_before = result.nodes;
@@ -522,6 +584,17 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
     pull_taut(scene, way.taut);
     return way;
   };
+  // The last way bent round what moved into it (not reached: no such way).
+  auto bent_way = [&](std::vector<V> corners) {
+    Way way;
+    if (!bend_round(scene, corners)) return way;
+    smooth(scene, corners);
+    way.corners = corners;
+    way.taut = std::move(corners);
+    pull_taut(scene, way.taut);
+    way.reached = true;
+    return way;
+  };
   Way chosen = trace(found);
   if (params_.keep_way_fraction >= 0.0 && !last_way.empty()) {
     const double longest = (1.0 + params_.keep_way_fraction) * polyline_length(chosen.taut);
@@ -538,10 +611,17 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
       pull_taut(scene, kept.taut);
       kept.reached = true;
       if (!chosen.reached || polyline_length(kept.taut) <= longest) chosen = kept;
-    } else if (chosen.reached && !same_sides(scene, chosen.taut, kept.corners)) {
+    } else if (Way bent = bent_way(kept.corners);
+               bent.reached && (!chosen.reached || polyline_length(bent.taut) <= longest)) {
       // The last way is blocked, most often only just (an obstacle moved a
-      // little into it): a new tree or two may find one round the same
-      // sides.
+      // little into it): bent round it on the same side, unless that makes
+      // it longer than the tree's by more than the fraction. A new tree
+      // rarely found the same side through a narrow gap (a robot between
+      // the ball and the field's edge: 183 of 200 seeds went round the
+      // other side), and the robot turned to and fro.
+      chosen = std::move(bent);
+    } else if (chosen.reached && !same_sides(scene, chosen.taut, kept.corners)) {
+      // Or a new tree or two may find one round the same sides.
       for (int retry = 0; retry < params_.same_side_retries; ++retry) {
         const int again = grow_tree(scene, root, target, result, params_.step);
         if (again < 0) break;

@@ -95,8 +95,9 @@ struct PlannerParams {
   /// Seeds the planner's generator (std::mt19937): the only randomness.
   uint32_t seed = 1;
   /// A plan keeps the way the last one took (round the same side of each
-  /// obstacle) while that way is still free and at most this fraction
-  /// longer than the new tree's; below 0 never. Each replan's tree is a new
+  /// obstacle, the straight way included) while that way, or that way bent
+  /// round what moved into it, is free and at most this fraction longer
+  /// than the new tree's; below 0 never. Each replan's tree is a new
   /// random draw, and two ways round an obstacle of about equal length came
   /// up by turns: a differential robot turned to one, then to the other,
   /// and stood (MSL: 3 s in front of the other team's keeper at a kick-off).
@@ -184,12 +185,16 @@ struct PlanResult {
 ///
 /// Hysteresis: when the tree's way is not the straight segment, the last
 /// plan's corners (with the new start and aim as ends, shortcut and pulled
-/// taut again) replace it while all its segments are still free and it is
-/// at most keep_way_fraction longer, or whenever the tree did not reach the
-/// aim. When it is blocked and the tree's way passes an obstacle on the
-/// other side, up to same_side_retries more trees are grown for one that
-/// keeps the sides. An aim further than goal_jump from the last one drops
-/// the last way.
+/// taut again; none when the last plan went straight) replace it while all
+/// its segments are still free and it is at most keep_way_fraction longer,
+/// or whenever the tree did not reach the aim. When it is blocked, it is
+/// bent round the discs that cut it, each on the side the way passed it (a
+/// corner where the segment came nearest the disc's centre, pushed out
+/// until its segments clear the disc; a few passes), and replaces the tree's
+/// way on the same terms. Where it cannot be bent so and the tree's way
+/// passes an obstacle on the other side, up to same_side_retries more trees
+/// are grown for one that keeps the sides. An aim further than goal_jump
+/// from the last one drops the last way.
 ///
 /// A blocked goal (inside an inflated disc or outside the free space) is
 /// replaced by the nearest free point (exact: the nearest among projections
@@ -258,6 +263,9 @@ class PathPlanner {
   Eigen::Vector2d sample(const Scene& scene);
   void smooth(const Scene& scene, std::vector<Eigen::Vector2d>& path) const;
   void pull_taut(const Scene& scene, std::vector<Eigen::Vector2d>& path) const;
+  // Bends a way that discs have moved into back round them on the side it
+  // passed them; false where that leaves no free way.
+  bool bend_round(const Scene& scene, std::vector<Eigen::Vector2d>& path) const;
   void remember(const std::vector<Eigen::Vector2d>& points);
   // Grows the tree from `root` until a node sees `target`; returns that
   // node's index, or -1. Counts nodes and iterations into `result`.
@@ -268,8 +276,8 @@ class PathPlanner {
   std::mt19937 rng_;
   std::vector<Eigen::Vector2d> cache_;
   std::optional<Eigen::Vector2d> last_goal_;
-  // The last plan's way after its start, ending at its aim; empty when it
-  // went straight or did not reach its aim.
+  // The last plan's way after its start, ending at its aim (the aim alone
+  // when it went straight); empty when it did not reach its aim.
   std::vector<Eigen::Vector2d> last_way_;
   // Tree storage reused between plans (no allocation per plan once warm).
   std::vector<double> xs_, ys_;
