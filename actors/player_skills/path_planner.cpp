@@ -41,7 +41,7 @@ constexpr double kCoverTolerance = 1e-12;
 constexpr double kRimPush = 1e-9;
 // Passes of bending a kept way round the discs that moved into it: each
 // pass gives every blocked segment one corner.
-constexpr int kBendPasses = 3;
+constexpr int kBendPasses = 4;
 // How far out from a disc's rim (relative to its radius) such a corner may
 // go, nearest first, for its segments to clear that disc.
 constexpr double kBendGrowth[] = {1e-9, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3};
@@ -238,10 +238,28 @@ bool PathPlanner::bend_round(const Scene& scene, std::vector<V>& path) const {
       if (passable(scene, a, b)) continue;
       free = false;
       if (pass == kBendPasses) return false;
-      // The disc the segment cuts deepest, not one it starts inside (the
-      // segment may leave that one, and bending cannot help it).
       const V d = b - a;
       const double len2 = d.squaredNorm();
+      // Starting inside a disc (touching a robot), a way along it comes a
+      // hair nearer its centre first: it leaves straight away from the
+      // centre to the rim, and goes on from there (bent round the disc on
+      // the side it passes, next pass).
+      const Disc* holding = nullptr;
+      for (const Disc& disc : scene.discs) {
+        const V ac = a - disc.centre;
+        if (ac.squaredNorm() >= disc.radius * disc.radius || ac.norm() < 1e-9) continue;
+        const double t = len2 > 0.0 ? std::clamp(-ac.dot(d) / len2, 0.0, 1.0) : 0.0;
+        if ((ac + t * d).norm() < ac.norm() - scene.start_slack) holding = &disc;
+      }
+      if (holding != nullptr) {
+        const V exit =
+            holding->centre + (a - holding->centre).normalized() * (holding->radius * (1.0 + kRimPush) + kRimPush);
+        if (!passable(scene, a, exit)) return false;
+        path.insert(path.begin() + static_cast<std::ptrdiff_t>(i), exit);
+        ++i;
+        continue;
+      }
+      // The disc the segment cuts deepest.
       const Disc* deepest = nullptr;
       V nearest = a;
       double depth = 0.0;
@@ -256,7 +274,7 @@ bool PathPlanner::bend_round(const Scene& scene, std::vector<V>& path) const {
           nearest = q;
         }
       }
-      if (deepest == nullptr) return false;  // out of the free space, or leaving a disc the wrong way
+      if (deepest == nullptr) return false;  // out of the free space
       const V out = nearest - deepest->centre;
       if (out.norm() < 1e-9) return false;  // through its centre: no side to keep
       // On its rim, the corner's segments would cut the disc again on
