@@ -240,14 +240,17 @@ bool PathPlanner::bend_round(const Scene& scene, std::vector<V>& path) const {
       if (pass == kBendPasses) return false;
       const V d = b - a;
       const double len2 = d.squaredNorm();
-      // Starting inside a disc (touching a robot), a way along it comes a
-      // hair nearer its centre first: it leaves straight away from the
-      // centre to the rim, and goes on from there (bent round the disc on
-      // the side it passes, next pass).
+      // Starting inside a body's disc (touching a robot), a way along it
+      // comes a hair nearer its centre first: it leaves straight away from
+      // the centre to the rim, and goes on from there (bent round the disc
+      // on the side it passes, next pass). Not out of a zone kept off: out
+      // of the ball's, by our corner flag at a drop ball, that way led into
+      // the corner, and the robot turned a full circle there (restart
+      // drill: stood inside the distance at the restart).
       const Disc* holding = nullptr;
       for (const Disc& disc : scene.discs) {
         const V ac = a - disc.centre;
-        if (ac.squaredNorm() >= disc.radius * disc.radius || ac.norm() < 1e-9) continue;
+        if (disc.body >= 0.0 || ac.squaredNorm() >= disc.radius * disc.radius || ac.norm() < 1e-9) continue;
         const double t = len2 > 0.0 ? std::clamp(-ac.dot(d) / len2, 0.0, 1.0) : 0.0;
         if ((ac + t * d).norm() < ac.norm() - scene.start_slack) holding = &disc;
       }
