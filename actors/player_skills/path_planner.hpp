@@ -190,9 +190,10 @@ struct PlanResult {
 /// or whenever the tree did not reach the aim. When it is blocked, it is
 /// bent round the discs that cut it, each on the side the way passed it (a
 /// corner where the segment came nearest the disc's centre, pushed out
-/// until its segments clear the disc; from a start inside a disc that the
-/// way would come nearer the centre of, a corner straight out to its rim
-/// first; a few passes), and replaces the tree's way on the same terms. Where it cannot be bent so and the tree's way
+/// until its segments clear the disc; from a start inside a body's disc
+/// that the way would come nearer the centre of, a corner straight out to
+/// its rim first; a few passes), and replaces the tree's way on the same
+/// terms. Where it cannot be bent so and the tree's way
 /// passes an obstacle on the other side, up to same_side_retries more trees
 /// are grown for one that keeps the sides. An aim further than goal_jump
 /// from the last one drops the last way.
