@@ -51,6 +51,14 @@ constexpr int kTautHalvings = 16;
 
 bool finite(const V& v) { return std::isfinite(v.x()) && std::isfinite(v.y()); }
 
+// From p to the point of the segment a + t d, t in [0, 1], nearest to it
+// (len2 = |d|^2).
+V offset_to_segment(const V& p, const V& a, const V& d, double len2) {
+  const V ap = a - p;
+  const double t = len2 > 0.0 ? std::clamp(-ap.dot(d) / len2, 0.0, 1.0) : 0.0;
+  return ap + t * d;
+}
+
 // The part [t0, t1] of a + t (b - a), t in [0, 1], inside `box` (Liang-Barsky);
 // false when there is none.
 bool clip(const Box& box, const V& a, const V& d, double& t0, double& t1) {
@@ -206,15 +214,15 @@ bool PathPlanner::passable(const Scene& scene, const V& a, const V& b) const {
   for (const Disc& disc : scene.discs) {
     const V ac = a - disc.centre;
     const double r2 = disc.radius * disc.radius;
-    const double t = len2 > 0.0 ? std::clamp(-ac.dot(d) / len2, 0.0, 1.0) : 0.0;
+    const V nearest = offset_to_segment(disc.centre, a, d, len2);
     if (ac.squaredNorm() < r2) {
       // Starting inside: the distance to the centre is convex along the
       // segment, so not falling below the start's (less the slack) at its
       // nearest means the segment only leaves the disc.
-      if ((ac + t * d).norm() < ac.norm() - scene.start_slack) return false;
+      if (nearest.norm() < ac.norm() - scene.start_slack) return false;
       continue;
     }
-    if ((ac + t * d).squaredNorm() < r2) return false;
+    if (nearest.squaredNorm() < r2) return false;
   }
   return true;
 }
@@ -251,8 +259,7 @@ bool PathPlanner::bend_round(const Scene& scene, std::vector<V>& path) const {
       for (const Disc& disc : scene.discs) {
         const V ac = a - disc.centre;
         if (disc.body >= 0.0 || ac.squaredNorm() >= disc.radius * disc.radius || ac.norm() < 1e-9) continue;
-        const double t = len2 > 0.0 ? std::clamp(-ac.dot(d) / len2, 0.0, 1.0) : 0.0;
-        if ((ac + t * d).norm() < ac.norm() - scene.start_slack) holding = &disc;
+        if (offset_to_segment(disc.centre, a, d, len2).norm() < ac.norm() - scene.start_slack) holding = &disc;
       }
       if (holding != nullptr) {
         const V exit =
@@ -262,31 +269,28 @@ bool PathPlanner::bend_round(const Scene& scene, std::vector<V>& path) const {
         ++i;
         continue;
       }
-      // The disc the segment cuts deepest.
+      // The disc the segment cuts deepest, and from its centre to where.
       const Disc* deepest = nullptr;
-      V nearest = a;
+      V out = V::Zero();
       double depth = 0.0;
       for (const Disc& disc : scene.discs) {
         if ((a - disc.centre).squaredNorm() < disc.radius * disc.radius) continue;
-        const double t = len2 > 0.0 ? std::clamp((disc.centre - a).dot(d) / len2, 0.0, 1.0) : 0.0;
-        const V q = a + t * d;
-        const double in = disc.radius - (q - disc.centre).norm();
+        const V nearest = offset_to_segment(disc.centre, a, d, len2);
+        const double in = disc.radius - nearest.norm();
         if (in > depth) {
           depth = in;
           deepest = &disc;
-          nearest = q;
+          out = nearest;
         }
       }
       if (deepest == nullptr) return false;  // out of the free space
-      const V out = nearest - deepest->centre;
-      if (out.norm() < 1e-9) return false;  // through its centre: no side to keep
+      if (out.norm() < 1e-9) return false;   // through its centre: no side to keep
       // On its rim, the corner's segments would cut the disc again on
       // either side of it: it goes out along the same line until they
       // clear the disc.
       auto clears = [&](const V& from, const V& to) {
         const V e = to - from;
-        const double t = std::clamp((deepest->centre - from).dot(e) / std::max(e.squaredNorm(), 1e-300), 0.0, 1.0);
-        return (from + t * e - deepest->centre).norm() >= deepest->radius;
+        return offset_to_segment(deepest->centre, from, e, e.squaredNorm()).norm() >= deepest->radius;
       };
       V corner = deepest->centre;
       bool clear = false;
@@ -605,10 +609,9 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
     pull_taut(scene, way.taut);
     return way;
   };
-  // The last way bent round what moved into it (not reached: no such way).
-  auto bent_way = [&](std::vector<V> corners) {
+  // A way through free corners to the target: shortcut, and pulled taut.
+  auto free_way = [&](std::vector<V> corners) {
     Way way;
-    if (!bend_round(scene, corners)) return way;
     smooth(scene, corners);
     way.corners = corners;
     way.taut = std::move(corners);
@@ -616,23 +619,21 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
     way.reached = true;
     return way;
   };
+  // The last way bent round what moved into it (not reached: no such way).
+  auto bent_way = [&](std::vector<V> corners) { return bend_round(scene, corners) ? free_way(corners) : Way{}; };
   Way chosen = trace(found);
   if (params_.keep_way_fraction >= 0.0 && !last_way.empty()) {
     const double longest = (1.0 + params_.keep_way_fraction) * polyline_length(chosen.taut);
-    Way kept;
-    kept.corners.push_back(root);
-    kept.corners.insert(kept.corners.end(), last_way.begin(), last_way.end() - 1);
-    kept.corners.push_back(target);
+    std::vector<V> kept{root};
+    kept.insert(kept.end(), last_way.begin(), last_way.end() - 1);
+    kept.push_back(target);
     bool free = true;
-    for (std::size_t i = 1; free && i < kept.corners.size(); ++i)
-      free = passable(scene, kept.corners[i - 1], kept.corners[i]);
+    for (std::size_t i = 1; free && i < kept.size(); ++i)
+      free = passable(scene, kept[i - 1], kept[i]);
     if (free) {
-      smooth(scene, kept.corners);
-      kept.taut = kept.corners;
-      pull_taut(scene, kept.taut);
-      kept.reached = true;
-      if (!chosen.reached || polyline_length(kept.taut) <= longest) chosen = kept;
-    } else if (Way bent = bent_way(kept.corners);
+      Way as_it_was = free_way(kept);
+      if (!chosen.reached || polyline_length(as_it_was.taut) <= longest) chosen = std::move(as_it_was);
+    } else if (Way bent = bent_way(kept);
                bent.reached && (!chosen.reached || polyline_length(bent.taut) <= longest)) {
       // The last way is blocked, most often only just (an obstacle moved a
       // little into it): bent round it on the same side, unless that makes
@@ -641,13 +642,13 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
       // the ball and the field's edge: 183 of 200 seeds went round the
       // other side), and the robot turned to and fro.
       chosen = std::move(bent);
-    } else if (chosen.reached && !same_sides(scene, chosen.taut, kept.corners)) {
+    } else if (chosen.reached && !same_sides(scene, chosen.taut, kept)) {
       // Or a new tree or two may find one round the same sides.
       for (int retry = 0; retry < params_.same_side_retries; ++retry) {
         const int again = grow_tree(scene, root, target, result, params_.step);
         if (again < 0) break;
         Way other = trace(again);
-        if (same_sides(scene, other.taut, kept.corners) && polyline_length(other.taut) <= longest) {
+        if (same_sides(scene, other.taut, kept) && polyline_length(other.taut) <= longest) {
           chosen = std::move(other);
           break;
         }

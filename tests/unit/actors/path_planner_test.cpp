@@ -582,6 +582,25 @@ TEST(PathPlanner, ReplanningKeepsGoingRoundTheSameSideOfAnOpponentAsLongAsTheOth
   EXPECT_EQ(with_keeping, 0) << "without keeping the way: " << without_keeping;
 }
 
+// Over seeds 1 to `seeds`: in how many a scene's next plan went round the
+// other side (`goes_round_the_other_side`), with the last way kept and with
+// it forgotten (keep_way_fraction < 0).
+struct OtherSide {
+  int kept = 0, forgotten = 0;
+};
+OtherSide other_side_over_seeds(bool (*goes_round_the_other_side)(const PlannerParams&), uint32_t seeds) {
+  OtherSide count;
+  for (uint32_t seed = 1; seed <= seeds; ++seed) {
+    PlannerParams p = params(seed);
+    count.kept += goes_round_the_other_side(p) ? 1 : 0;
+    p.keep_way_fraction = -1.0;
+    count.forgotten += goes_round_the_other_side(p) ? 1 : 0;
+  }
+  ::testing::Test::RecordProperty("other_side_without_keeping", std::to_string(count.forgotten));
+  ::testing::Test::RecordProperty("other_side_with_keeping", std::to_string(count.kept));
+  return count;
+}
+
 // A robot running along the touch line past an opponent whose inflated
 // disc the straight way just clears, on the narrow side between it and the
 // line: the opponent then moves 4 mm into that way. Whether the next plan
@@ -607,18 +626,9 @@ TEST(PathPlanner, AStraightWayBlockedByAHairIsKeptToItsSide) {
   // side, and back: with a differential drive it turned this way and that
   // for 5 s and stood inside the distance at the restart. The straight way
   // is kept like a tree's: the next plan keeps to its side.
-  constexpr uint32_t kSeeds = 200;
-  int kept = 0, forgotten = 0;
-  for (uint32_t seed = 1; seed <= kSeeds; ++seed) {
-    PlannerParams p = params(seed);
-    kept += goes_round_the_other_side(p) ? 1 : 0;
-    p.keep_way_fraction = -1.0;
-    forgotten += goes_round_the_other_side(p) ? 1 : 0;
-  }
-  RecordProperty("other_side_without_keeping", std::to_string(forgotten));
-  RecordProperty("other_side_with_keeping", std::to_string(kept));
-  EXPECT_GT(forgotten, 0) << "the scene no longer tests anything";
-  EXPECT_EQ(kept, 0) << "without keeping the way: " << forgotten;
+  const OtherSide other_side = other_side_over_seeds(goes_round_the_other_side, 200);
+  EXPECT_GT(other_side.forgotten, 0) << "the scene no longer tests anything";
+  EXPECT_EQ(other_side.kept, 0) << "without keeping the way: " << other_side.forgotten;
 }
 
 // A robot touching an opponent straight between it and its goal (inside
@@ -657,21 +667,12 @@ TEST(PathPlanner, ARobotTouchingAnOpponentKeepsGoingRoundItsSide) {
   // sliding along the keeper, came a hair nearer its centre, the tree went
   // round the south side, and the robot turned about for 1.5 s. A kept way
   // from inside a disc leaves it straight away from its centre first.
-  constexpr uint32_t kSeeds = 1000;
-  int kept = 0, forgotten = 0;
-  for (uint32_t seed = 1; seed <= kSeeds; ++seed) {
-    PlannerParams p = params(seed);
-    kept += touching_goes_round_the_other_side(p) ? 1 : 0;
-    p.keep_way_fraction = -1.0;
-    forgotten += touching_goes_round_the_other_side(p) ? 1 : 0;
-  }
-  RecordProperty("other_side_without_keeping", std::to_string(forgotten));
-  RecordProperty("other_side_with_keeping", std::to_string(kept));
-  EXPECT_GT(forgotten, 0) << "the scene no longer tests anything";
+  const OtherSide other_side = other_side_over_seeds(touching_goes_round_the_other_side, 1000);
+  EXPECT_GT(other_side.forgotten, 0) << "the scene no longer tests anything";
   // Not none: the way kept is given up where it is more than
   // keep_way_fraction longer than the tree's (the robot was pushed round
   // to the other side). Before the way out of the disc: 19 of 1000.
-  EXPECT_LE(kept, 5) << "without keeping the way: " << forgotten;
+  EXPECT_LE(other_side.kept, 5) << "without keeping the way: " << other_side.forgotten;
 }
 
 TEST(PathPlanner, AKeptWayThatOpponentsBlockGivesWayToTheOtherSide) {
