@@ -1495,9 +1495,15 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   // standing cost seconds (round them: 18 late in 20 matches against 28).
   // And round all at hand once the robot is stuck against one, asking for
   // speed and hardly moving.
+  // So is one that drove into an opponent touching it, at whatever speed it
+  // asked: near its waypoint it asks for little (SSL: a scorer boxed in by
+  // the other team's kick-off group, its waypoint beside the ball lying on
+  // an opponent, pressed into it at a tenth of top speed for 2 s and stood
+  // in the wrong half at the kick-off).
   const double top_speed = limit_or(league_.robot().max_speed(), 1.0);
   const double moving = std::hypot(world.self().velocity().x(), world.self().velocity().y());
-  if (placing_ && last_wanted_speed_ > 0.2 * top_speed && moving < 0.25 * last_wanted_speed_) {
+  const bool pressing = placing_ && presses_into_opponent(self, world);
+  if (placing_ && (last_wanted_speed_ > 0.2 * top_speed || pressing) && moving < 0.25 * last_wanted_speed_) {
     if (!placement_blocked_since_) placement_blocked_since_ = t;
     if (t - *placement_blocked_since_ >= params_.placement_stuck_seconds) {
       placement_detour_until_ = t + params_.placement_detour_seconds;
@@ -1609,7 +1615,11 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // back behind the robot, which then stood inside the distance (MSL vs
     // chaser: 5 of the 32 robots moved at restarts other than kick-offs).
     // Not at kick-offs, where the robots of the team not kicking off go round
-    // the centre circle, and the others' spots lie away from the ball.
+    // the centre circle, and the others' spots lie away from the ball;
+    // unless the robot is stuck there, going round opponents at hand: its
+    // waypoint beside the ball, found blind to them, lay on the one it
+    // pressed into (SSL seed 16, a scorer boxed in between the other team's
+    // kicker and the ball, not yet back on the spot).
     // As wide as detour_around_ball() passes it (the planner adds the robot's
     // radius and its clearance): a plan pulled taut round the ball alone
     // grazed it, and a differential robot cutting the corner touched it.
@@ -1623,7 +1633,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
         plan_round_.push_back({at, ball_berth, body});
     };
     const size_t opponents_planned_round = plan_round_.size();
-    if (instruction.restart() != msg::RESTART_KICKOFF) {
+    if (instruction.restart() != msg::RESTART_KICKOFF || t < placement_detour_until_) {
       if (ball) keep_off(V(world.ball().position().x(), world.ball().position().y()), league_.ball().radius());
       if (spot) keep_off(*spot, 0.0);
     }
@@ -1817,6 +1827,18 @@ bool SkillController::relocalising(double localisation_sd, double t) {
     relocalise_until_ = t + params_.relocalise_seconds;
   }
   return relocalise_until_.has_value();
+}
+
+bool SkillController::presses_into_opponent(const Pose& self, const msg::WorldEstimate& world) const {
+  const double c = std::cos(self.theta), s = std::sin(self.theta);
+  const V asked(c * last_command_body_.x() - s * last_command_body_.y(),
+                s * last_command_body_.x() + c * last_command_body_.y());
+  const double r = league_.robot().radius();
+  for (const auto& opponent : world.opponents()) {
+    const V d = V(opponent.pose().x(), opponent.pose().y()) - V(self.x, self.y);
+    if (d.norm() - 2.0 * r < params_.pushing_reach && asked.dot(d) > 0.0) return true;
+  }
+  return false;
 }
 
 void SkillController::limit_pushing(const Pose& self, const msg::WorldEstimate& world, double t, Vel& v) {

@@ -409,6 +409,9 @@ class SkillController {
   // the same for whatever the bumper touches (WorldEstimate.self_contacts)
   // once the contact, whose start it keeps, has lasted long enough.
   void limit_pushing(const Pose& self, const msg::WorldEstimate& world, double t, Vel& v);
+  // Whether the last command drove the robot towards an opponent within
+  // pushing_reach of it.
+  bool presses_into_opponent(const Pose& self, const msg::WorldEstimate& world) const;
 
   msg::Team team_;
   uint32_t robot_id_;

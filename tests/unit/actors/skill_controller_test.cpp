@@ -1070,6 +1070,60 @@ TEST(SkillController, PlacingRobotStuckAgainstAnOpponentGoesRoundIt) {
   }
 }
 
+TEST(SkillController, PlacingRobotPressingSlowlyIntoAnOpponentGoesRoundIt) {
+  // SSL seed 16: after its goal a scorer ran home through the other team's
+  // kick-off group by the centre spot. Its waypoint round the ball (not yet
+  // back on the spot) lay on an opponent touching it, so it asked for a
+  // tenth of top speed, into that opponent, and hardly moved. Stuck only
+  // counted when it asked for a fifth of top speed, so it never went round,
+  // and stood in the wrong half at the kick-off. The omni robot here moves
+  // as commanded unless that would overlap an opponent.
+  const msg::MatchConfig config = runtime::preset_match_config("ssl");
+  const msg::LeaguePreset& league = config.league();
+  const double r = league.robot().radius();
+  for (bool detour : {true, false}) {
+    SCOPED_TRACE(detour ? "detouring when stuck" : "never detouring");
+    SkillParams params;
+    if (!detour) params.placement_stuck_seconds = 1e9;
+    SkillController skills(msg::BLUE, 5, league, params);
+    msg::PlayerInstruction place = placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, 0.68, 0.0, kPi);
+    place.set_attack_positive_x(false);
+    place.mutable_ball_spot()->set_x(0.0);
+    place.mutable_ball_spot()->set_y(0.0);
+    const std::vector<std::pair<double, double>> opponents{{-0.17, 0.0}, {-0.69, 0.01}, {-0.19, -1.2}};
+    double x = -0.33, y = 0.12, theta = kPi, vx = 0.0, vy = 0.0, home_at = -1.0;
+    for (int k = 0; k < 200; ++k) {
+      msg::WorldEstimate world = blue_at(5, x, y, theta);
+      world.mutable_self()->mutable_velocity()->set_x(vx);
+      world.mutable_self()->mutable_velocity()->set_y(vy);
+      world.mutable_ball()->set_valid(true);
+      world.mutable_ball()->mutable_position()->set_x(-0.25);
+      world.mutable_ball()->mutable_position()->set_y(0.29);
+      add_opponents(world, opponents);
+      const auto cmd = skills.step(world, place, k, 0.02 * k);
+      const double c = std::cos(theta), s = std::sin(theta);
+      const double nx = x + 0.02 * (c * cmd.velocity().vx() - s * cmd.velocity().vy());
+      const double ny = y + 0.02 * (s * cmd.velocity().vx() + c * cmd.velocity().vy());
+      theta = runtime::wrap_angle(theta + 0.02 * cmd.velocity().omega());
+      bool blocked = std::hypot(nx + 0.25, ny - 0.29) < r + league.ball().radius();
+      for (auto [ox, oy] : opponents) blocked = blocked || std::hypot(nx - ox, ny - oy) < 2.0 * r;
+      vx = blocked ? 0.0 : (nx - x) / 0.02;
+      vy = blocked ? 0.0 : (ny - y) / 0.02;
+      if (!blocked) {
+        x = nx;
+        y = ny;
+      }
+      if (home_at < 0.0 && x > r) home_at = 0.02 * k;
+    }
+    if (detour) {
+      EXPECT_GE(home_at, 0.0) << "still at (" << x << ", " << y << "), not in its half";
+      EXPECT_LT(home_at, 2.5);
+    } else {
+      EXPECT_LT(x, 0.0) << "the scene would not test the detour: it got home without";
+    }
+  }
+}
+
 TEST(SkillController, PlacingRobotGoesRoundOpponentsAtHandBeforeTouchingOneUnlessTheyRunAtAKickoff) {
   // The scene above. Placing for a free kick, the robot goes round the
   // opponents before it touches one; for a kick-off too while they stand.
