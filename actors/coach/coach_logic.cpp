@@ -416,14 +416,7 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
     std::stable_sort(movers.begin(), movers.end(),
                      [&](const Mover& a, const Mover& b) { return dist(a.from, ball) < dist(b.from, ball); });
   for (const auto& [id, from, from_pose] : movers) {
-    // A way out of the goal area's surroundings, or a formation slot, just
-    // outside the distance stands as it is only where it is free: one
-    // beside a teammate's spot, taken as it was, flipped with the robot's
-    // pose wavering a centimetre across the distance between that point and
-    // a free one metres off (MSL, a drop ball by our corner flag: sent to
-    // one and the other by turns for 4 s, the robot stood in our goal area
-    // at the restart).
-    if (dist(from, ball) >= keep && (from_pose || free(from))) {
+    if (dist(from, ball) >= keep) {
       send(id, from);
       continue;
     }

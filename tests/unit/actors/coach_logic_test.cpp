@@ -939,49 +939,6 @@ TEST(CoachLogic, ARobotStandingLegallyBesideOurGoalAreaStaysWhenLeavingItsSurrou
   }
 }
 
-// MSL vs chaser seed 83, a drop ball by our corner flag: robot 5, leaving
-// our goal area's surroundings, was sent to the point in front of them,
-// just outside the distance, without a look at who stood there: robot 3,
-// 0.16 m off. A centimetre nearer the ball, the same point was inside the
-// distance and robot 5 was sent round to a free point 2.6 m away. Its
-// pose wavering by a centimetre, it was sent to one and the other by turns
-// for 4 s, and stood in our goal area at the restart. The point in front
-// is taken only where it is free, so a centimetre changes nothing.
-TEST(CoachLogic, ARobotLeavingOurGoalAreasSurroundingsIsNotSentOntoATeammate) {
-  const msg::LeaguePreset league = runtime::preset_match_config("msl").league();
-  const double keep = league.rules().restart_distance() + CoachLogic(msg::BLUE, league).restart_margin();
-  const double mates = runtime::teammate_keep(league);
-  const double r = league.robot().radius();
-  const double bx = -8.173, by = 5.296;
-  const std::vector<msg::Pose2> opponents{pose(-3.10, 4.57), pose(-6.47, 5.81), pose(-7.35, 3.79), pose(-5.01, 4.49),
-                                          pose(-6.75, 2.36)};
-  std::vector<msg::Pose2> spots;
-  for (double y5 : {2.10, 2.12}) {
-    SCOPED_TRACE("robot 5 at y " + std::to_string(y5));
-    CoachLogic coach(msg::BLUE, league);  // defends -x
-    const CoachLogic::RobotPoses poses{{1, pose(-8.70, 0.76)},
-                                       {2, pose(-6.08, 2.79)},
-                                       {3, pose(-7.45, 1.96)},
-                                       {4, pose(-2.77, 1.10)},
-                                       {5, pose(-8.07, y5)}};
-    const auto c = coach.on_game_state(restart(msg::RESTART_DROP_BALL, msg::TEAM_UNSPECIFIED, bx, by),
-                                       {1, 2, 3, 4, 5}, poses, opponents);
-    const msg::Pose2* p5 = placement_of(c, 5);
-    ASSERT_NE(p5, nullptr);
-    EXPECT_GE(dist(*p5, bx, by), keep - 1e-9);
-    EXPECT_FALSE(in_minus_x_goal_area(*p5, league, r)) << p5->ShortDebugString();
-    for (const auto& p : c.placements())
-      if (p.robot_id() != 5)
-        EXPECT_GE(dist(*p5, p.pose().x(), p.pose().y()), mates)
-            << "robot 5 sent to " << p5->ShortDebugString() << ", robot " << p.robot_id() << " to "
-            << p.pose().ShortDebugString();
-    spots.push_back(*p5);
-  }
-  ASSERT_EQ(spots.size(), 2u);
-  EXPECT_LT(dist(spots[0], spots[1].x(), spots[1].y()), 0.1)
-      << spots[0].ShortDebugString() << " against " << spots[1].ShortDebugString();
-}
-
 TEST(CoachLogic, CornerKickTakerMayStandOutsideTheField) {
   msg::LeaguePreset league = with_restart_distance(ssl(), 0.5);
   league.mutable_field()->set_boundary_width(0.3);
