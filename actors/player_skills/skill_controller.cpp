@@ -1227,7 +1227,7 @@ void SkillController::apply_safety_search(const msg::WorldEstimate& world, doubl
   // the robot already had, so pairs whose searches had both chosen to brake
   // met at 0.3 m/s (21 own collisions a match; 0.75 with this).
   const V estimated(me.velocity().x(), me.velocity().y());
-  const V asked = heading * last_command_body_.x() + left * last_command_body_.y();
+  const V asked = last_command_in_field(theta);
   const V velocity = asked.norm() < estimated.norm() ? asked : estimated;
   const double max_acceleration = limit_or(robot.max_acceleration(), 3.0);
   // What the search counts on braking with: estimates lag and the motor's
@@ -1502,8 +1502,8 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   // in the wrong half at the kick-off).
   const double top_speed = limit_or(league_.robot().max_speed(), 1.0);
   const double moving = std::hypot(world.self().velocity().x(), world.self().velocity().y());
-  const bool pressing = placing_ && presses_into_opponent(self, world);
-  if (placing_ && (last_wanted_speed_ > 0.2 * top_speed || pressing) && moving < 0.25 * last_wanted_speed_) {
+  if (placing_ && moving < 0.25 * last_wanted_speed_ &&
+      (last_wanted_speed_ > 0.2 * top_speed || presses_into_opponent(self, world))) {
     if (!placement_blocked_since_) placement_blocked_since_ = t;
     if (t - *placement_blocked_since_ >= params_.placement_stuck_seconds) {
       placement_detour_until_ = t + params_.placement_detour_seconds;
@@ -1829,10 +1829,13 @@ bool SkillController::relocalising(double localisation_sd, double t) {
   return relocalise_until_.has_value();
 }
 
+V SkillController::last_command_in_field(double theta) const {
+  const V heading(std::cos(theta), std::sin(theta)), left(-std::sin(theta), std::cos(theta));
+  return heading * last_command_body_.x() + left * last_command_body_.y();
+}
+
 bool SkillController::presses_into_opponent(const Pose& self, const msg::WorldEstimate& world) const {
-  const double c = std::cos(self.theta), s = std::sin(self.theta);
-  const V asked(c * last_command_body_.x() - s * last_command_body_.y(),
-                s * last_command_body_.x() + c * last_command_body_.y());
+  const V asked = last_command_in_field(self.theta);
   const double r = league_.robot().radius();
   for (const auto& opponent : world.opponents()) {
     const V d = V(opponent.pose().x(), opponent.pose().y()) - V(self.x, self.y);

@@ -409,6 +409,8 @@ class SkillController {
   // the same for whatever the bumper touches (WorldEstimate.self_contacts)
   // once the contact, whose start it keeps, has lasted long enough.
   void limit_pushing(const Pose& self, const msg::WorldEstimate& world, double t, Vel& v);
+  // The last command's velocity in the field frame, the robot facing theta.
+  Eigen::Vector2d last_command_in_field(double theta) const;
   // Whether the last command drove the robot towards an opponent within
   // pushing_reach of it.
   bool presses_into_opponent(const Pose& self, const msg::WorldEstimate& world) const;
