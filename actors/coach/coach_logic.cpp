@@ -8,6 +8,7 @@
 #include "runtime/angle.hpp"
 #include "runtime/kickoff_run.hpp"
 #include "runtime/robot_spacing.hpp"
+#include "runtime/run_off.hpp"
 
 namespace robocaf::actors {
 
@@ -204,7 +205,8 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
   struct Mover {
     uint32_t id;
     Point from;
-    bool from_pose;  // `from` is where it stands (not a goal-area exit or a formation slot)
+    bool from_pose;     // `from` is where it stands (not a goal-area exit or a formation slot)
+    bool beyond_lines;  // it stands beyond the field's lines (see spot_outside)
   };
   std::vector<Mover> movers;
   std::map<uint32_t, msg::Pose2> stayers;
@@ -266,15 +268,18 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
   auto leaves_goal_area = [&](Point at) {
     return near_own_goal_area(at) && (in_own_goal_area(at, r) || !may_stay(at) || may_stay(out_of_goal_area(at)));
   };
+  auto beyond_lines = [&](const msg::Pose2* p) {
+    return p != nullptr && (std::abs(p->x()) > 0.5 * L || std::abs(p->y()) > 0.5 * W);
+  };
   for (uint32_t id : ids) {
     if ((has_kicker && id == kicker) || out.count(id)) continue;
     const msg::Pose2* p = pose_of(id);
     if (p != nullptr && id != keeper && leaves_goal_area({p->x(), p->y()})) {
-      movers.push_back({id, out_of_goal_area({p->x(), p->y()}), false});
+      movers.push_back({id, out_of_goal_area({p->x(), p->y()}), false, beyond_lines(p)});
     } else if (p != nullptr && may_stay({p->x(), p->y()})) {
       stayers[id] = *p;  // keeps its place, unless it stands in a teammate's way out
     } else {
-      movers.push_back({id, where(id), p != nullptr});
+      movers.push_back({id, where(id), p != nullptr, beyond_lines(p)});
     }
   }
   const double xmax = 0.5 * L - r, ymax = 0.5 * W - r;
@@ -362,15 +367,23 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
   // beyond an opponent touching the robot, which turned from one to the
   // next for 8 s until the referee moved it). Placing, the skills keep off
   // only half a radius (SkillController::own_goal_area_keep()).
-  auto free = [&](Point q) {
-    if (std::abs(q.x) > xmax || std::abs(q.y) > ymax || in_own_goal_area(q, r) || !clear_of_opponents(q)) return false;
+  // A robot standing beyond the lines may be given a spot out there too,
+  // as far as the skills go (runtime::run_off()): in the field, the nearest
+  // free spot of one beyond our end line beside the goal lay past the
+  // opponents walling it in, and it stood still in our goal area (MSL
+  // restart drill, seed 100, a corner kick: the referee moved it).
+  const double out_x = 0.5 * L + runtime::run_off(league_) - r, out_y = 0.5 * W + runtime::run_off(league_) - r;
+  auto free = [&](Point q, bool out_there = false) {
+    if (std::abs(q.x) > (out_there ? out_x : xmax) || std::abs(q.y) > (out_there ? out_y : ymax) ||
+        in_own_goal_area(q, r) || !clear_of_opponents(q))
+      return false;
     return std::all_of(taken.begin(), taken.end(), [&](Point o) { return dist(o, q) >= teammate_gap; }) &&
            !in_a_lane(q);
   };
   // The free point at `keep`, or ring by ring beyond it, nearest to `from`;
   // the spot it was sent to last cycle while that is no more than
   // kHoldRadii radii further.
-  auto spot_outside = [&](uint32_t id, Point from, bool* found_free = nullptr) {
+  auto spot_outside = [&](uint32_t id, Point from, bool out_there, bool* found_free = nullptr) {
     double dx = from.x - ball.x, dy = from.y - ball.y;
     double n = std::hypot(dx, dy);
     if (n < 1e-9) {  // on the ball: back towards the own goal
@@ -379,7 +392,7 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
       n = std::hypot(dx, dy);
     }
     Point to{ball.x + keep * dx / n, ball.y + keep * dy / n};
-    if (!free(to)) {
+    if (!free(to, out_there)) {
       double best = std::numeric_limits<double>::infinity();
       Point found = to;
       for (int ring = 0; ring < 4 && !std::isfinite(best); ++ring) {
@@ -387,20 +400,22 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
         for (int a = 0; a < 72; ++a) {
           const double ang = a * kPi / 36.0;
           const Point q{ball.x + rad * std::cos(ang), ball.y + rad * std::sin(ang)};
-          if (free(q) && dist(q, from) < best) {
+          if (free(q, out_there) && dist(q, from) < best) {
             best = dist(q, from);
             found = q;
           }
         }
       }
-      to = {std::clamp(found.x, -xmax, xmax), std::clamp(found.y, -ymax, ymax)};
+      const double bx = out_there ? out_x : xmax, by = out_there ? out_y : ymax;
+      to = {std::clamp(found.x, -bx, bx), std::clamp(found.y, -by, by)};
     }
     if (const auto last = held.find(id); last != held.end()) {
       const Point kept{last->second.x(), last->second.y()};
-      if (dist(kept, ball) >= keep - 1e-9 && free(kept) && dist(from, kept) <= dist(from, to) + kHoldRadii * r)
+      if (dist(kept, ball) >= keep - 1e-9 && free(kept, out_there) &&
+          dist(from, kept) <= dist(from, to) + kHoldRadii * r)
         to = kept;
     }
-    if (found_free != nullptr) *found_free = free(to);
+    if (found_free != nullptr) *found_free = free(to, out_there);
     return to;
   };
   auto send = [&](uint32_t id, Point to) {
@@ -415,12 +430,12 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
   if (keep_lanes)
     std::stable_sort(movers.begin(), movers.end(),
                      [&](const Mover& a, const Mover& b) { return dist(a.from, ball) < dist(b.from, ball); });
-  for (const auto& [id, from, from_pose] : movers) {
+  for (const auto& [id, from, from_pose, out_there] : movers) {
     if (dist(from, ball) >= keep) {
       send(id, from);
       continue;
     }
-    const Point to = spot_outside(id, from);
+    const Point to = spot_outside(id, from, out_there);
     const double length = dist(from, to);
     if (keep_lanes && from_pose && length > teammate_gap) {
       const double k = (length - teammate_gap) / length;
@@ -436,7 +451,7 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
       const auto own = std::find_if(taken.begin(), taken.end(), [&](Point q) { return q.x == at.x && q.y == at.y; });
       if (own != taken.end()) taken.erase(own);
       bool found = false;
-      const Point aside = spot_outside(id, at, &found);
+      const Point aside = spot_outside(id, at, beyond_lines(&pose), &found);
       if (found) {
         send(id, aside);
         continue;

@@ -17,6 +17,7 @@
 #include "runtime/config_loader.hpp"
 #include "runtime/kickoff_run.hpp"
 #include "runtime/robot_spacing.hpp"
+#include "runtime/run_off.hpp"
 
 namespace robocaf::actors {
 
@@ -121,7 +122,9 @@ SkillController::SkillController(msg::Team team, uint32_t robot_id, const msg::L
       planner_(planner_params(team, robot_id, league, params)),
       escape_planner_(planner_params(team, robot_id, league, params)),
       free_space_(field_free_space(league.field().length(), league.field().width(), league.robot().radius(),
-                                   league.field().goal_width(), league.field().goal_depth(), run_off(league))) {
+                                   league.field().goal_width(), league.field().goal_depth(),
+                                   // Robots may leave an open field (MSL, SSL) to get behind a ball on a line.
+                                   runtime::run_off(league))) {
   const auto& f = league.field();
   for (int side = 0; side < 2; ++side) {
     placing_space_[side] = free_space_;
@@ -138,14 +141,6 @@ SkillController::SkillController(msg::Team team, uint32_t robot_id, const msg::L
     placing_space_[side] = subtract_box(
         free_space_, Eigen::AlignedBox2d(V(std::min(front, back), -side_y), V(std::max(front, back), side_y)));
   }
-}
-
-double SkillController::run_off(const msg::LeaguePreset& league) {
-  // Robots may leave an open field (MSL, SSL) to get behind a ball on a
-  // line; they keep clear of the boundary's edge, which stops them.
-  constexpr double kBoundaryClearance = 0.1;
-  if (league.field().walls()) return 0.0;
-  return std::max(0.0, league.field().boundary_width() - kBoundaryClearance);
 }
 
 // --- motion primitives ----------------------------------------------------------

@@ -358,8 +358,6 @@ class SkillController {
   bool relocalising(double localisation_sd, double t);
   // To the nearest point our centre may reach (free_space_).
   void clamp_to_field(double& x, double& y) const;
-  // How far beyond the lines a robot may go on this league's field.
-  static double run_off(const msg::LeaguePreset& league);
   // Moves a target off teammates' spots and the path round the first
   // teammate in the way (robots without the ball give way).
   void give_way_to_teammates(const Pose& self, double& tx, double& ty) const;

@@ -7,6 +7,7 @@
 
 #include "runtime/config_loader.hpp"
 #include "runtime/robot_spacing.hpp"
+#include "runtime/run_off.hpp"
 
 namespace robocaf::actors {
 namespace {
@@ -936,6 +937,48 @@ TEST(CoachLogic, ARobotStandingLegallyBesideOurGoalAreaStaysWhenLeavingItsSurrou
   for (const auto& p : c.placements()) {
     if (p.robot_id() == 1) continue;
     EXPECT_FALSE(in_minus_x_goal_area(p.pose(), league, r)) << p.robot_id() << " at " << p.pose().ShortDebugString();
+  }
+}
+
+// The other team's corner kick by our goal (MSL restart drill, seed 100 at
+// 1753.8 s): robot 5 stands beyond our end line beside the goal, in the
+// goal area as the referee counts it, the keeper in there too. Opponents
+// stand between it and the field. Every free spot in the field lay past
+// them; sent there, it stood still walled in for 8 s and the referee moved
+// it as one too many in the area. It goes along the run-off beyond the
+// line, out of the area.
+TEST(CoachLogic, ARobotBeyondOurEndLineWalledInByOpponentsGetsASpotOutThere) {
+  const msg::LeaguePreset league = runtime::preset_match_config("msl").league();
+  CoachLogic coach(msg::BLUE, league);  // defends -x: goal area x < -8.25, |y| < 1.95
+  const double keep = league.rules().restart_distance() + coach.restart_margin();
+  const double r = league.robot().radius();
+  const double bx = -8.5, by = 5.5;
+  const CoachLogic::RobotPoses poses{{1, pose(-8.71, 0.83)},
+                                     {2, pose(-2.92, -2.23)},
+                                     {3, pose(-7.71, 0.80)},
+                                     {4, pose(-6.41, 0.80)},
+                                     {5, pose(-9.40, 1.72)}};
+  const std::vector<msg::Pose2> opponents{pose(0.48, 1.89), pose(-8.68, 1.47), pose(-7.33, 2.95), pose(-8.82, 2.20),
+                                          pose(-8.20, 2.60)};
+  const auto c = coach.on_game_state(restart(msg::RESTART_CORNER_KICK, msg::YELLOW, bx, by), {1, 2, 3, 4, 5},
+                                     poses, opponents);
+  const msg::Pose2* p5 = placement_of(c, 5);
+  ASSERT_NE(p5, nullptr);
+  EXPECT_GE(dist(*p5, bx, by), keep - 1e-9);
+  EXPECT_FALSE(in_minus_x_goal_area(*p5, league, r)) << p5->ShortDebugString();
+  // Within the strip the skills plan in.
+  EXPECT_GE(p5->x(), -0.5 * league.field().length() - runtime::run_off(league) + r - 1e-9);
+  // Its straight way there passes no opponent (bodies apart), and is short.
+  for (const msg::Pose2& o : opponents)
+    EXPECT_GE(dist_to_segment(o.x(), o.y(), poses.at(5), *p5), 2.0 * r)
+        << "past the opponent at " << o.ShortDebugString() << " to " << p5->ShortDebugString();
+  EXPECT_LT(dist(*p5, -9.40, 1.72), 1.5) << p5->ShortDebugString();
+  // Robots standing in the field are still given spots in it.
+  for (uint32_t id : {2u, 3u, 4u}) {
+    const msg::Pose2* p = placement_of(c, id);
+    ASSERT_NE(p, nullptr);
+    EXPECT_LE(std::abs(p->x()), 0.5 * league.field().length() - r + 1e-9) << id;
+    EXPECT_LE(std::abs(p->y()), 0.5 * league.field().width() - r + 1e-9) << id;
   }
 }
 
