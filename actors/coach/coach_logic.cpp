@@ -206,7 +206,7 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
     uint32_t id;
     Point from;
     bool from_pose;     // `from` is where it stands (not a goal-area exit or a formation slot)
-    bool beyond_lines;  // leaving our goal area, it stands beyond the field's lines (see `free`)
+    bool out_there;     // leaving our goal area, it stands beyond the field's lines (see `free`)
   };
   std::vector<Mover> movers;
   std::map<uint32_t, msg::Pose2> stayers;
@@ -376,11 +376,14 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
   // run-off behind our goal, was late where it had gone into the field
   // (restart drill, MSL seeds 81-90: 30 of 191 drop balls changed, p95
   // 4.62 -> 5.28 s).
-  const double out_x = 0.5 * L + runtime::run_off(league_) - r, out_y = 0.5 * W + runtime::run_off(league_) - r;
+  const double run_off = runtime::run_off(league_);
+  // How far from the centre lines a spot's centre may lie (x, y).
+  auto bounds = [&](bool out_there) {
+    return out_there ? Point{0.5 * L + run_off - r, 0.5 * W + run_off - r} : Point{xmax, ymax};
+  };
   auto free = [&](Point q, bool out_there = false) {
-    if (std::abs(q.x) > (out_there ? out_x : xmax) || std::abs(q.y) > (out_there ? out_y : ymax) ||
-        in_own_goal_area(q, r) || !clear_of_opponents(q))
-      return false;
+    const Point b = bounds(out_there);
+    if (std::abs(q.x) > b.x || std::abs(q.y) > b.y || in_own_goal_area(q, r) || !clear_of_opponents(q)) return false;
     return std::all_of(taken.begin(), taken.end(), [&](Point o) { return dist(o, q) >= teammate_gap; }) &&
            !in_a_lane(q);
   };
@@ -410,8 +413,8 @@ std::vector<msg::Placement> CoachLogic::restart_placements(const msg::GameState&
           }
         }
       }
-      const double bx = out_there ? out_x : xmax, by = out_there ? out_y : ymax;
-      to = {std::clamp(found.x, -bx, bx), std::clamp(found.y, -by, by)};
+      const Point b = bounds(out_there);
+      to = {std::clamp(found.x, -b.x, b.x), std::clamp(found.y, -b.y, b.y)};
     }
     if (const auto last = held.find(id); last != held.end()) {
       const Point kept{last->second.x(), last->second.y()};

@@ -982,6 +982,31 @@ TEST(CoachLogic, ARobotBeyondOurEndLineWalledInByOpponentsGetsASpotOutThere) {
   }
 }
 
+// A drop ball by our corner flag (MSL restart drill, seed 82 at 2027.8 s):
+// robot 5 stands beyond our end line next to the ball, not in our goal
+// area. Sent along the run-off behind our goal it took 7.4 s; its spot is
+// in the field, as for any robot not leaving our goal area.
+TEST(CoachLogic, ARobotBeyondTheLinesButNotInOurGoalAreaGetsASpotInTheField) {
+  const msg::LeaguePreset league = runtime::preset_match_config("msl").league();
+  CoachLogic coach(msg::BLUE, league);  // defends -x
+  const double keep = league.rules().restart_distance() + coach.restart_margin();
+  const double r = league.robot().radius();
+  const double bx = -8.41, by = 5.32;
+  const CoachLogic::RobotPoses poses{{1, pose(-8.73, 0.87)},
+                                     {2, pose(-7.47, 3.51)},
+                                     {3, pose(-8.10, 2.74)},
+                                     {4, pose(-3.01, 1.12)},
+                                     {5, pose(-9.08, 5.26)}};
+  const std::vector<msg::Pose2> opponents{pose(-8.31, 5.91), pose(-8.74, 6.32), pose(-7.95, 5.56), pose(-8.71, 5.60)};
+  const auto c = coach.on_game_state(restart(msg::RESTART_DROP_BALL, msg::TEAM_UNSPECIFIED, bx, by), {1, 2, 3, 4, 5},
+                                     poses, opponents);
+  const msg::Pose2* p5 = placement_of(c, 5);
+  ASSERT_NE(p5, nullptr);
+  EXPECT_GE(dist(*p5, bx, by), keep - 1e-9);
+  EXPECT_LE(std::abs(p5->x()), 0.5 * league.field().length() - r + 1e-9) << p5->ShortDebugString();
+  EXPECT_LE(std::abs(p5->y()), 0.5 * league.field().width() - r + 1e-9) << p5->ShortDebugString();
+}
+
 TEST(CoachLogic, CornerKickTakerMayStandOutsideTheField) {
   msg::LeaguePreset league = with_restart_distance(ssl(), 0.5);
   league.mutable_field()->set_boundary_width(0.3);
