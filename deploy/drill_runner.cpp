@@ -24,6 +24,7 @@ DrillOptions drill_options(const Arguments& arguments, const std::string& comman
   if (options.jobs == 0) throw UsageError("--jobs must be at least 1");
   const std::string log_dir = arguments.value("log-dir").value_or("");
   options.keep_logs = !log_dir.empty();
+  options.lead_in_seconds = arguments.number("lead-in", 0.0, 60.0).value_or(kDefaultLeadInSeconds);
   options.dir = options.keep_logs ? std::filesystem::path(log_dir)
                                   : std::filesystem::temp_directory_path() /
                                         ("robocaf-" + command + "-" + std::to_string(::getpid()));
@@ -91,6 +92,7 @@ void run_drills(std::vector<DrillRun>& runs, std::uint64_t jobs, bool keep_logs)
         options.match = run.config;
         options.start_from = run.start;
         options.opening_restart = run.opening_restart;
+        options.lead_in = run.lead_in;
         options.stop_at_first_start = true;
         options.worker_threads = 1;
         options.log_path = run.log;

@@ -13,6 +13,7 @@
 #include "messages/config.pb.h"
 #include "messages/game.pb.h"
 #include "messages/world.pb.h"
+#include "sim/lead_in.hpp"
 #include "sim/restart_readiness.hpp"
 
 namespace robocaf::deploy {
@@ -22,12 +23,17 @@ namespace robocaf::deploy {
 /// named after the command, deleted afterwards). Throws UsageError for a
 /// bad value. The folder is made by run_drills(), once there is a drill to
 /// play: a log that cannot be read leaves nothing behind.
+/// s of the logged play before each drill's moment its world plays first
+/// (--lead-in; sim::LeadInCycle).
+constexpr double kDefaultLeadInSeconds = 0.0;
+
 struct DrillOptions {
   std::string team_name;
   msg::Team team = msg::BLUE;
   std::uint64_t jobs = 1;
   bool keep_logs = false;  // --log-dir given
   std::filesystem::path dir;
+  double lead_in_seconds = 0.0;  // --lead-in (sim::LeadInCycle)
 };
 DrillOptions drill_options(const Arguments& arguments, const std::string& command);
 
@@ -64,6 +70,7 @@ struct DrillRun {
   msg::MatchConfig config;
   msg::WorldTruth start;
   std::optional<msg::GameState> opening_restart;  // none: blue's kick-off
+  std::vector<sim::LeadInCycle> lead_in;          // WorldOptions::lead_in
   std::string log;  // its game log
   // Out: the drill's one phase, or why it failed.
   std::optional<sim::RestartReadiness> phase;

@@ -39,12 +39,14 @@ const char* kKickoffDrillUsage =
     "  --log-dir DIR   keep each drill's game log there, as LOG-goalN.rclog (LOG: the game log's\n"
     "                  name, after its folder's where two logs given have the same name;\n"
     "                  default: deleted)\n"
+    "  --lead-in S     play the S seconds of the match before each moment first, as logged, so\n"
+    "                  the robots see and remember what they did (default 0: start cold)\n"
     "  --list          one line per drill as well";
 
 }  // namespace
 
 int kickoff_drill_command(const std::vector<std::string>& args) {
-  Arguments arguments{args, {"team", "jobs", "log-dir", "summary-json"}, {"help", "list"}, 100000};
+  Arguments arguments{args, {"team", "jobs", "log-dir", "summary-json", "lead-in"}, {"help", "list"}, 100000};
   if (arguments.has("help")) {
     std::cout << kKickoffDrillUsage << '\n';
     return 0;
@@ -66,7 +68,7 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
   for (size_t log = 0; log < arguments.positional().size(); ++log) {
     const std::string& path = arguments.positional()[log];
     const std::vector<sim::RestartReadiness> phases = sim::measure_restart_readiness(path);
-    for (sim::GoalMoment& goal : sim::goal_moments(path, team)) {
+    for (sim::GoalMoment& goal : sim::goal_moments(path, team, options.lead_in_seconds)) {
       Drill drill;
       // The kick-off the goal led to, as logged: the phase that began with it.
       for (const auto& phase : phases)
@@ -75,12 +77,14 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
       DrillRun run;
       run.log = (dir / (stems[log] + "-goal" + std::to_string(goal.number) + ".rclog")).string();
       try {
-        const sim::KickoffDrill kickoff = sim::kickoff_drill(goal);
+        sim::KickoffDrill kickoff = sim::kickoff_drill(goal);
         run.config = kickoff.config;
         run.start = kickoff.start;
+        run.lead_in = std::move(kickoff.lead_in);
       } catch (const std::exception& e) {
         run.error = e.what();
       }
+      goal.lead_in.clear();  // the run has it
       drill.goal = std::move(goal);
       drills.push_back(std::move(drill));
       runs.push_back(std::move(run));

@@ -26,6 +26,7 @@ LocalMatch::LocalMatch(const LocalMatchOptions& options)
   world.scenario = options.scenario;
   world.start_from = options.start_from;
   world.opening_restart = options.opening_restart;
+  world.lead_in = options.lead_in;
   world.stop_at_first_start = options.stop_at_first_start;
   world_ = sim::spawn_world(system_, directory_, world);
   if (options.scenario) {

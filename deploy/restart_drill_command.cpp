@@ -37,6 +37,8 @@ const char* kRestartDrillUsage =
     "  --log-dir DIR   keep each drill's game log there, as LOG-restartN.rclog (LOG: the game log's\n"
     "                  name, after its folder's where two logs given have the same name;\n"
     "                  default: deleted)\n"
+    "  --lead-in S     play the S seconds of the match before each moment first, as logged, so\n"
+    "                  the robots see and remember what they did (default 0: start cold)\n"
     "  --list          one line per drill as well";
 
 const std::map<std::string, msg::RestartKind> kRestartNames{{"free-kick", msg::RESTART_FREE_KICK},
@@ -48,7 +50,7 @@ const std::map<std::string, msg::RestartKind> kRestartNames{{"free-kick", msg::R
 }  // namespace
 
 int restart_drill_command(const std::vector<std::string>& args) {
-  Arguments arguments{args, {"team", "restart", "jobs", "log-dir", "summary-json"}, {"help", "list"}, 100000};
+  Arguments arguments{args, {"team", "restart", "jobs", "log-dir", "summary-json", "lead-in"}, {"help", "list"}, 100000};
   if (arguments.has("help")) {
     std::cout << kRestartDrillUsage << '\n';
     return 0;
@@ -78,7 +80,7 @@ int restart_drill_command(const std::vector<std::string>& args) {
   for (size_t log = 0; log < arguments.positional().size(); ++log) {
     const std::string& path = arguments.positional()[log];
     const std::vector<sim::RestartReadiness> phases = sim::measure_restart_readiness(path);
-    for (sim::RestartMoment& moment : sim::restart_moments(path)) {
+    for (sim::RestartMoment& moment : sim::restart_moments(path, options.lead_in_seconds)) {
       // The team is judged where it keeps the distance: not at its own restarts.
       if (moment.kind != msg::RESTART_DROP_BALL && moment.team == team) continue;
       if (only && moment.kind != *only) continue;
@@ -88,13 +90,15 @@ int restart_drill_command(const std::vector<std::string>& args) {
       DrillRun run;
       run.log = (dir / (stems[log] + "-restart" + std::to_string(moment.number) + ".rclog")).string();
       try {
-        const sim::RestartDrill restart = sim::restart_drill(moment);
+        sim::RestartDrill restart = sim::restart_drill(moment);
         run.config = restart.config;
         run.start = restart.start;
+        run.lead_in = std::move(restart.lead_in);
         run.opening_restart = restart.opening;
       } catch (const std::exception& e) {
         run.error = e.what();
       }
+      moment.lead_in.clear();  // the run has it
       drill.moment = std::move(moment);
       drills.push_back(std::move(drill));
       runs.push_back(std::move(run));

@@ -10,13 +10,15 @@
 
 namespace robocaf::sim {
 
-std::vector<GoalMoment> goal_moments(const std::string& path, msg::Team scorer) {
+std::vector<GoalMoment> goal_moments(const std::string& path, msg::Team scorer, double lead_in_seconds) {
   runtime::GameLogReader reader(path);
+  LeadInRecorder lead_in(lead_in_cycles(lead_in_seconds, reader.header().config().sim().control_period()));
   std::vector<GoalMoment> goals;
   msg::LogRecord record;
   msg::WorldTruth last_truth;
   bool blue_on_positive_side = false;
   while (reader.next(record)) {
+    lead_in.add(record);
     if (record.has_truth()) last_truth = record.truth();
     if (record.has_game_state()) blue_on_positive_side = record.game_state().blue_on_positive_side();
     if (!record.has_referee()) continue;
@@ -31,15 +33,18 @@ std::vector<GoalMoment> goal_moments(const std::string& path, msg::Team scorer) 
     goal.scorer_on_positive_side = (scorer == msg::BLUE) == blue_on_positive_side;
     goal.truth = last_truth;
     goal.config = reader.header().config();
+    goal.lead_in = lead_in.before_newest();
     goals.push_back(std::move(goal));
   }
   return goals;
 }
 
 KickoffDrill kickoff_drill(const GoalMoment& goal) {
-  if (!positions_finite(goal.truth))
+  bool lead_in_finite = true;
+  for (const LeadInCycle& cycle : goal.lead_in) lead_in_finite = lead_in_finite && positions_finite(cycle.truth);
+  if (!positions_finite(goal.truth) || !lead_in_finite)
     throw std::invalid_argument(goal.log + ": the world before goal " + std::to_string(goal.number) + " at " +
-                                std::to_string(goal.t) + " s has a position that is not a number");
+                                std::to_string(goal.t) + " s (or in its lead-in) has a position that is not a number");
   KickoffDrill drill;
   drill.config = goal.config;
   *drill.config.mutable_blue() = goal.config.yellow();
@@ -51,6 +56,8 @@ KickoffDrill kickoff_drill(const GoalMoment& goal) {
   for (auto& robot : *drill.start.mutable_robots()) robot.set_team(robot.team() == msg::BLUE ? msg::YELLOW : msg::BLUE);
   // The scorers play yellow, which defends +x in the first half.
   if (!goal.scorer_on_positive_side) turn_half_round(drill.start);
+  drill.lead_in = goal.lead_in;
+  turn_and_swap(drill.lead_in, !goal.scorer_on_positive_side, true);
   return drill;
 }
 

@@ -14,6 +14,7 @@
 #include "messages/config.pb.h"
 #include "messages/game.pb.h"
 #include "messages/world.pb.h"
+#include "sim/lead_in.hpp"
 
 namespace robocaf::sim {
 
@@ -27,11 +28,14 @@ struct GoalMoment {
   bool scorer_on_positive_side = false;
   msg::WorldTruth truth;           // the last ground truth logged before the goal
   msg::MatchConfig config;         // the log's match config
+  std::vector<LeadInCycle> lead_in;  // the cycles before `truth` (see goal_moments())
 };
 
-/// Every goal by `scorer` in the game log at `path`, in order. Throws
-/// runtime::GameLogError when the log cannot be read.
-std::vector<GoalMoment> goal_moments(const std::string& path, msg::Team scorer);
+/// Every goal by `scorer` in the game log at `path`, in order, each with the
+/// logged cycles of the `lead_in_seconds` before its truth (fewer early in
+/// the log). Throws runtime::GameLogError when the log cannot be read, and
+/// std::invalid_argument for a negative lead-in.
+std::vector<GoalMoment> goal_moments(const std::string& path, msg::Team scorer, double lead_in_seconds = 0.0);
 
 /// The match a drill plays: the referee of a new match starts with the first
 /// half's kick-off for blue, blue defending -x, so the colours are swapped
@@ -45,6 +49,7 @@ std::vector<GoalMoment> goal_moments(const std::string& path, msg::Team scorer);
 struct KickoffDrill {
   msg::MatchConfig config;
   msg::WorldTruth start;  // robots and ball as the drill's world starts them
+  std::vector<LeadInCycle> lead_in;  // the goal's, turned and swapped like `start`
 };
 KickoffDrill kickoff_drill(const GoalMoment& goal);
 

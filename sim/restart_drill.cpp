@@ -11,8 +11,9 @@
 
 namespace robocaf::sim {
 
-std::vector<RestartMoment> restart_moments(const std::string& path) {
+std::vector<RestartMoment> restart_moments(const std::string& path, double lead_in_seconds) {
   runtime::GameLogReader reader(path);
+  LeadInRecorder lead_in(lead_in_cycles(lead_in_seconds, reader.header().config().sim().control_period()));
   std::vector<RestartMoment> moments;
   msg::LogRecord record;
   msg::WorldTruth last_truth;
@@ -21,6 +22,7 @@ std::vector<RestartMoment> restart_moments(const std::string& path) {
   bool preparing = false;
   std::tuple<int, int, double, double> prepared;
   while (reader.next(record)) {
+    lead_in.add(record);
     if (record.has_truth()) last_truth = record.truth();
     if (!record.has_game_state()) continue;
     const msg::GameState& state = record.game_state();
@@ -44,6 +46,7 @@ std::vector<RestartMoment> restart_moments(const std::string& path) {
     moment.blue_on_positive_side = state.blue_on_positive_side();
     moment.truth = last_truth;
     moment.config = reader.header().config();
+    moment.lead_in = lead_in.before_newest();
     moments.push_back(std::move(moment));
   }
   return moments;
@@ -74,9 +77,12 @@ void turn_half_round(msg::WorldTruth& truth) {
 }
 
 RestartDrill restart_drill(const RestartMoment& moment) {
-  if (!positions_finite(moment.truth) || !std::isfinite(moment.spot.x()) || !std::isfinite(moment.spot.y()))
+  bool lead_in_finite = true;
+  for (const LeadInCycle& cycle : moment.lead_in) lead_in_finite = lead_in_finite && positions_finite(cycle.truth);
+  if (!positions_finite(moment.truth) || !lead_in_finite || !std::isfinite(moment.spot.x()) ||
+      !std::isfinite(moment.spot.y()))
     throw std::invalid_argument(moment.log + ": the world at restart " + std::to_string(moment.number) + " at " +
-                                std::to_string(moment.t) + " s has a position that is not a number");
+                                std::to_string(moment.t) + " s (or in its lead-in) has a position that is not a number");
   RestartDrill drill;
   drill.config = moment.config;
   // Distinct for every restart of every log, the same for every build.
@@ -92,6 +98,8 @@ RestartDrill restart_drill(const RestartMoment& moment) {
     drill.opening.mutable_ball_spot()->set_x(-moment.spot.x());
     drill.opening.mutable_ball_spot()->set_y(-moment.spot.y());
   }
+  drill.lead_in = moment.lead_in;
+  turn_and_swap(drill.lead_in, moment.blue_on_positive_side, false);
   return drill;
 }
 

@@ -15,6 +15,7 @@
 #include "messages/config.pb.h"
 #include "messages/game.pb.h"
 #include "messages/world.pb.h"
+#include "sim/lead_in.hpp"
 
 namespace robocaf::sim {
 
@@ -29,12 +30,15 @@ struct RestartMoment {
   bool blue_on_positive_side = false;
   msg::WorldTruth truth;   // the last ground truth logged before the call
   msg::MatchConfig config;  // the log's match config
+  std::vector<LeadInCycle> lead_in;  // the cycles before `truth` (see restart_moments())
 };
 
 /// Every restart the referee prepared in the game log at `path` (each
 /// REF_PREPARE_RESTART phase; kick-offs and free balls have none), in order.
-/// Throws runtime::GameLogError when the log cannot be read.
-std::vector<RestartMoment> restart_moments(const std::string& path);
+/// Each comes with the logged cycles of the `lead_in_seconds` before its
+/// truth (fewer early in the log). Throws runtime::GameLogError when the log
+/// cannot be read, and std::invalid_argument for a negative lead-in.
+std::vector<RestartMoment> restart_moments(const std::string& path, double lead_in_seconds = 0.0);
 
 /// The match a drill plays: the referee opens the first half, blue defending
 /// -x, with the moment's restart (WorldOptions::opening_restart), so when
@@ -48,6 +52,7 @@ struct RestartDrill {
   msg::MatchConfig config;
   msg::WorldTruth start;  // robots and ball as the drill's world starts them
   msg::GameState opening;  // restart, restart_team and ball_spot
+  std::vector<LeadInCycle> lead_in;  // the restart's, turned like `start`
 };
 RestartDrill restart_drill(const RestartMoment& moment);
 

@@ -106,6 +106,22 @@ constexpr uint64_t kOnboardCameraStream = 2;
 double period(const Self* self) { return self->state.options.match.sim().control_period(); }
 double now(const Self* self) { return static_cast<double>(self->state.cycle) * period(self); }
 
+// Playing the lead-in (WorldOptions::lead_in) this cycle.
+bool leading_in(const Self* self) {
+  return !self->state.options.scenario && self->state.cycle < self->state.options.lead_in.size();
+}
+
+// Every robot of `truth` the world has, and the ball, where and as `truth` has them.
+void put_as_logged(Physics& physics, const msg::WorldTruth& truth) {
+  for (const auto& robot : truth.robots()) {
+    if (!physics.has_robot(robot.team(), robot.robot_id())) continue;
+    physics.place_robot(robot.team(), robot.robot_id(), robot.pose());
+    physics.set_robot_motion(robot);
+  }
+  physics.place_ball({truth.ball_position().x(), truth.ball_position().y()},
+                     {truth.ball_velocity().x(), truth.ball_velocity().y()});
+}
+
 // A rendered BGR image as the message perception takes.
 msg::CameraImage camera_image(const cv::Mat& pixels, uint64_t frame_number, double t_capture, double t_sent,
                               const msg::CameraCalibration& calibration) {
@@ -298,8 +314,27 @@ void begin_cycle(Self* self) {
   const double t = now(self);
   const auto& script = s.options.scenario;
   msg::GameState game;
+  const bool lead_in = leading_in(self);
+  if (lead_in)
+    put_as_logged(*s.physics, s.options.lead_in[s.cycle].truth);
+  else if (!script && !s.options.lead_in.empty() && s.cycle == s.options.lead_in.size() && s.options.start_from)
+    put_as_logged(*s.physics, *s.options.start_from);
   if (script) {
     game = scenario_game_state(self, t);
+  } else if (lead_in) {
+    // Play, as in the match before the moment; the referee has not begun.
+    game = s.referee->state();
+    game.set_stage(msg::STAGE_FIRST_HALF);
+    game.set_command(msg::REF_FORCE_START);
+    game.set_cycle(s.cycle);
+    game.set_t(t);
+    game.clear_robots_blue();
+    game.clear_robots_yellow();
+    const uint32_t size = s.options.match.league().team_size();
+    for (uint32_t id = 1; id <= size; ++id) {
+      if (is_operational(self, msg::BLUE, id)) game.add_robots_blue(id);
+      if (is_operational(self, msg::YELLOW, id)) game.add_robots_yellow(id);
+    }
   } else {
     for (const auto& command : s.manual) log_events(self, s.referee->apply_manual(command, *s.physics, t), t);
     s.manual.clear();
@@ -344,7 +379,8 @@ void begin_cycle(Self* self) {
     }
   }
   const bool play_started = game.command() == msg::REF_NORMAL_START || game.command() == msg::REF_FORCE_START;
-  if (game.stage() == msg::STAGE_POST_GAME || (!script && s.options.stop_at_first_start && play_started)) {
+  if (game.stage() == msg::STAGE_POST_GAME ||
+      (!script && !lead_in && s.options.stop_at_first_start && play_started)) {
     finish(self);
     return;
   }
@@ -497,6 +533,14 @@ void merge_announced_roles(Self* self) {
 
 void end_cycle(Self* self) {
   auto& s = self->state;
+  if (leading_in(self)) {
+    // The match's commands drive the robots, and the log says so.
+    s.commands.clear();
+    for (const msg::RobotCommand& command : s.options.lead_in[s.cycle].commands) {
+      if (!s.physics->set_command(command.team(), command.robot_id(), command, now(self))) continue;
+      s.commands[{int(command.team()), command.robot_id()}] = command;
+    }
+  }
   for (auto& [key, command] : s.commands) log_record(self, [&](msg::LogRecord& r) { *r.mutable_command() = command; });
   s.commands.clear();
   for (auto& [key, belief] : s.beliefs) log_record(self, [&](msg::LogRecord& r) { *r.mutable_belief() = belief; });
@@ -610,15 +654,18 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
       for (uint32_t id = 1; id <= match.league().team_size(); ++id) {
         msg::Pose2 pose = poses.at(id - 1);
         const msg::RobotTruth* logged = nullptr;
-        if (st.options.start_from)
-          for (const auto& robot : st.options.start_from->robots())
+        const msg::WorldTruth* first = !st.options.lead_in.empty() ? &st.options.lead_in.front().truth
+                                       : st.options.start_from ? &*st.options.start_from
+                                                               : nullptr;
+        if (first)
+          for (const auto& robot : first->robots())
             if (robot.team() == team && robot.robot_id() == id) logged = &robot;
         if (logged) pose = logged->pose();
         st.physics->add_robot(team, id, pose);
         if (logged) st.physics->set_robot_motion(*logged);
       }
     }
-    if (st.options.start_from) {
+    if (st.options.start_from && st.options.lead_in.empty()) {
       const auto& ball = st.options.start_from->ball_position();
       st.physics->place_ball({ball.x(), ball.y()});
     }
@@ -654,7 +701,9 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
         if (!s.started || s.finished) return;
         RobotKey key{int(command.team()), command.robot_id()};
         if (!s.options.realtime && command.cycle() != s.cycle) return;
-        if (s.actuation_delay_steps == 0) {
+        if (leading_in(self)) {
+          // The lead-in's logged commands drive it (end_cycle).
+        } else if (s.actuation_delay_steps == 0) {
           s.physics->set_command(command.team(), command.robot_id(), command, now(self));
         } else {
           s.actuating.push_back({s.steps + s.actuation_delay_steps, command});

@@ -28,6 +28,7 @@
 #include "messages/config.pb.h"
 #include "messages/game.pb.h"
 #include "messages/world.pb.h"
+#include "sim/lead_in.hpp"
 
 namespace robocaf::sim {
 
@@ -68,6 +69,14 @@ struct WorldOptions {
   /// it has it, at rest. The referee begins with the first half's
   /// kick-off for blue, or with opening_restart. Ignored for scenarios.
   std::optional<msg::WorldTruth> start_from;
+  /// With start_from: the logged cycles that led up to it, played first, one
+  /// per control cycle. Each puts every robot and the ball where its truth
+  /// has them, moving so, and drives the robots with its logged commands
+  /// instead of theirs; the robots' actors run on it as in play
+  /// (REF_FORCE_START), so they see, remember and decide as they did in the
+  /// match. No referee judges it. Then the world starts from start_from, and
+  /// the referee begins as without a lead-in. Ignored for scenarios.
+  std::vector<LeadInCycle> lead_in;
   /// The match opens with this restart (its restart, restart_team and
   /// ball_spot; Referee::open_with_restart()) instead of blue's kick-off
   /// (`robocaf restart-drill`). Ignored for scenarios.

@@ -87,6 +87,103 @@ TEST(KickoffDrillCommand, ReplaysTheKickoffAfterAGoalFromWhereTheScorerStood) {
   EXPECT_NEAR(last_t, header.config().sim().placement_seconds(), 0.1);
 }
 
+TEST(KickoffDrillCommand, ALeadInPlaysTheLoggedPlayFirstThenThePlacementAfterIt) {
+  const std::string log = temp_path("lead_in_source.rclog");
+  const std::string dir = temp_path("lead_in_drill_logs");
+  std::filesystem::remove_all(dir);
+  msg::LogHeader header;
+  *header.mutable_config() = runtime::default_match_config();
+  const double period = header.config().sim().control_period();
+  const double deep = 0.4 * header.config().league().field().length();
+  constexpr int kLeadIn = 25;
+  // Blue 3 runs in at 1 m/s for kLeadIn cycles, pushed sideways as it goes
+  // (its commands alone would keep it on y = 0.1), and scores in the +x
+  // goal; the log has its command of every cycle.
+  auto blue_x = [&](int cycle) { return deep - period * (kLeadIn - cycle); };
+  auto blue_y = [&](int cycle) { return 0.1 + 0.004 * cycle; };
+  {
+    runtime::GameLogWriter writer(log, header);
+    msg::LogRecord state;
+    state.mutable_game_state()->set_blue_on_positive_side(false);
+    writer.append(state);
+    for (int cycle = 0; cycle <= kLeadIn; ++cycle) {
+      msg::LogRecord truth;
+      truth.set_t(10.0 + period * cycle);
+      truth.mutable_truth()->set_cycle(static_cast<uint64_t>(500 + cycle));
+      auto* scorer = truth.mutable_truth()->add_robots();
+      scorer->set_team(msg::BLUE);
+      scorer->set_robot_id(3);
+      scorer->mutable_pose()->set_x(blue_x(cycle));
+      scorer->mutable_pose()->set_y(blue_y(cycle));
+      scorer->set_wheel_left(1.0);
+      scorer->set_wheel_right(1.0);
+      scorer->mutable_velocity()->set_x(1.0);
+      writer.append(truth);
+      msg::LogRecord command;
+      command.set_t(truth.t());
+      command.mutable_command()->set_cycle(truth.truth().cycle());
+      command.mutable_command()->set_team(msg::BLUE);
+      command.mutable_command()->set_robot_id(3);
+      command.mutable_command()->mutable_wheels()->set_left(1.0);
+      command.mutable_command()->mutable_wheels()->set_right(1.0);
+      writer.append(command);
+    }
+    msg::LogRecord goal;
+    goal.set_t(10.0 + period * (kLeadIn + 1));
+    goal.mutable_referee()->set_kind(msg::REF_EVENT_GOAL);
+    goal.mutable_referee()->set_team(msg::BLUE);
+    goal.mutable_referee()->set_robot_id(3);
+    writer.append(goal);
+    writer.close();
+  }
+  auto result = run("kickoff-drill " + log + " --jobs 1 --lead-in " + std::to_string(kLeadIn * period) +
+                    " --log-dir " + dir);
+  ASSERT_EQ(result.status, 0) << result.output;
+
+  // The drill's log: for the lead-in's cycles the scorer (yellow, the field
+  // turned) stands where the source log had it, driven by the logged
+  // command and by no robot's own, in play; then the referee prepares the
+  // kick-off, and the placement time runs from there.
+  runtime::GameLogReader reader(dir + "/" + std::filesystem::path(log).stem().string() + "-goal1.rclog");
+  msg::LogRecord record;
+  int truths = 0;
+  double prepared_at = -1.0, last_t = 0.0;
+  unsigned lead_in_commands = 0;
+  while (reader.next(record)) {
+    last_t = record.t();
+    const bool in_lead_in = record.t() < kLeadIn * period - 1e-9;
+    if (record.has_game_state()) {
+      if (in_lead_in) {
+        EXPECT_EQ(record.game_state().command(), msg::REF_FORCE_START) << record.t();
+      }
+      if (record.game_state().command() == msg::REF_PREPARE_KICKOFF && prepared_at < 0.0) prepared_at = record.t();
+    }
+    if (record.has_command() && in_lead_in) {
+      ++lead_in_commands;
+      EXPECT_EQ(record.command().team(), msg::YELLOW) << "only the logged command, in the drill's colours";
+      EXPECT_EQ(record.command().robot_id(), 3u);
+      EXPECT_DOUBLE_EQ(record.command().wheels().left(), 1.0);
+    }
+    if (!record.has_truth()) continue;
+    for (const auto& robot : record.truth().robots()) {
+      if (robot.team() != msg::YELLOW || robot.robot_id() != 3) continue;
+      // Cycle kLeadIn is the goal's own truth, where the drill starts.
+      if (truths <= kLeadIn) {
+        EXPECT_NEAR(robot.pose().x(), -blue_x(truths), 1e-9) << "cycle " << truths;
+        EXPECT_NEAR(robot.pose().y(), -blue_y(truths), 1e-9) << "cycle " << truths;
+      }
+    }
+    ++truths;
+  }
+  EXPECT_EQ(lead_in_commands, static_cast<unsigned>(kLeadIn));
+  EXPECT_NEAR(prepared_at, kLeadIn * period, 1e-9);
+  EXPECT_NEAR(last_t, kLeadIn * period + header.config().sim().placement_seconds(), 0.1);
+
+  result = run("kickoff-drill " + log + " --lead-in -1");
+  EXPECT_NE(result.status, 0);
+  EXPECT_NE(result.output.find("--lead-in"), std::string::npos) << result.output;
+}
+
 TEST(KickoffDrillCommand, AnUnreadableLogIsAnErrorThatNamesIt) {
   auto result = run("kickoff-drill /nonexistent/match.rclog");
   EXPECT_NE(result.status, 0);
