@@ -30,7 +30,7 @@ namespace {
 
 const char* kKickoffDrillUsage =
     "usage: robocaf kickoff-drill LOG... [--team blue|yellow] [--jobs J] [--log-dir DIR] [--list]\n"
-    "                             [--summary-json FILE]\n"
+    "                             [--lead-in S] [--summary-json FILE]\n"
     "  for every goal the team (default blue) scored in the game logs, the other team's kick-off\n"
     "  played again with this build from where every robot stood when the ball went in (the\n"
     "  robots start moving as they moved): how long the scoring team took until all its robots\n"
@@ -39,8 +39,8 @@ const char* kKickoffDrillUsage =
     "  --log-dir DIR   keep each drill's game log there, as LOG-goalN.rclog (LOG: the game log's\n"
     "                  name, after its folder's where two logs given have the same name;\n"
     "                  default: deleted)\n"
-    "  --lead-in S     play the S seconds of the match before each moment first, as logged, so\n"
-    "                  the robots see and remember what they did (default 0: start cold)\n"
+    "  --lead-in S     first play the S seconds of the match before each moment as logged, so\n"
+    "                  the robots see and remember what they did there (default 3; 0: start cold)\n"
     "  --list          one line per drill as well";
 
 }  // namespace

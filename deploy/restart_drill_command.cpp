@@ -26,7 +26,7 @@ namespace {
 
 const char* kRestartDrillUsage =
     "usage: robocaf restart-drill LOG... [--team blue|yellow] [--restart NAME] [--jobs J] [--log-dir DIR]\n"
-    "                             [--list] [--summary-json FILE]\n"
+    "                             [--list] [--lead-in S] [--summary-json FILE]\n"
     "  every restart in the game logs at which the team (default blue) had to keep its distance\n"
     "  from the ball (the other team's free kicks, goal kicks, corner kicks and throw-ins, and\n"
     "  drop balls) played again with this build from where every robot stood when the referee\n"
@@ -37,8 +37,8 @@ const char* kRestartDrillUsage =
     "  --log-dir DIR   keep each drill's game log there, as LOG-restartN.rclog (LOG: the game log's\n"
     "                  name, after its folder's where two logs given have the same name;\n"
     "                  default: deleted)\n"
-    "  --lead-in S     play the S seconds of the match before each moment first, as logged, so\n"
-    "                  the robots see and remember what they did (default 0: start cold)\n"
+    "  --lead-in S     first play the S seconds of the match before each moment as logged, so\n"
+    "                  the robots see and remember what they did there (default 3; 0: start cold)\n"
     "  --list          one line per drill as well";
 
 const std::map<std::string, msg::RestartKind> kRestartNames{{"free-kick", msg::RESTART_FREE_KICK},

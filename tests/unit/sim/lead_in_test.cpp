@@ -139,6 +139,38 @@ TEST(LeadIn, AKickoffDrillPlaysTheGoalsLeadInTurnedAndInSwappedColours) {
   EXPECT_DOUBLE_EQ(drill.lead_in[0].commands[0].wheels().left(), 0.2) << "a robot's own frame does not turn";
 }
 
+TEST(LeadIn, ARestartDrillPlaysTheRestartsLeadInTurnedWhereBlueDefendedPlusX) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("lead_in_restart_" + std::to_string(::getpid()) + ".rclog")).string();
+  {
+    msg::LogHeader header;
+    *header.mutable_config() = runtime::default_match_config();
+    header.mutable_config()->mutable_sim()->set_control_period(0.02);
+    runtime::GameLogWriter writer(path, header);
+    for (uint64_t cycle = 1; cycle <= 5; ++cycle) {
+      writer.append(truth_record(cycle, 0.1 * static_cast<double>(cycle)));
+      writer.append(command_record(cycle, msg::BLUE, 2, 0.3));
+    }
+    msg::LogRecord state;
+    state.set_t(0.12);
+    state.mutable_game_state()->set_command(msg::REF_PREPARE_RESTART);
+    state.mutable_game_state()->set_restart(msg::RESTART_DROP_BALL);
+    state.mutable_game_state()->set_blue_on_positive_side(true);
+    writer.append(state);
+    writer.close();
+  }
+  const auto moments = restart_moments(path, 0.04);
+  std::filesystem::remove(path);
+  ASSERT_EQ(moments.size(), 1u);
+  ASSERT_EQ(moments[0].lead_in.size(), 2u) << "two cycles of 0.02 s before the restart's truth";
+  EXPECT_EQ(moments[0].lead_in[0].truth.cycle(), 3u);
+  const RestartDrill drill = restart_drill(moments[0]);
+  ASSERT_EQ(drill.lead_in.size(), 2u);
+  EXPECT_EQ(drill.lead_in[1].truth.robots(0).team(), msg::BLUE) << "colours stay";
+  EXPECT_DOUBLE_EQ(drill.lead_in[1].truth.robots(0).pose().x(), -0.4) << "turned like the start";
+  EXPECT_EQ(drill.lead_in[1].commands[0].team(), msg::BLUE);
+}
+
 TEST(LeadIn, APositionThatIsNotANumberInTheLeadInIsAnErrorNamingTheLog) {
   GoalMoment goal;
   goal.log = "match.rclog";
