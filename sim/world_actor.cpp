@@ -536,7 +536,9 @@ void end_cycle(Self* self) {
   if (leading_in(self)) {
     // The match's commands drive the robots, and the log says so.
     s.commands.clear();
-    for (const msg::RobotCommand& command : s.options.lead_in[s.cycle].commands) {
+    for (msg::RobotCommand command : s.options.lead_in[s.cycle].commands) {
+      command.set_cycle(s.cycle);
+      command.set_t(now(self));
       if (!s.physics->set_command(command.team(), command.robot_id(), command, now(self))) continue;
       s.commands[{int(command.team()), command.robot_id()}] = command;
     }

@@ -163,6 +163,7 @@ TEST(KickoffDrillCommand, ALeadInPlaysTheLoggedPlayFirstThenThePlacementAfterIt)
       EXPECT_EQ(record.command().team(), msg::YELLOW) << "only the logged command, in the drill's colours";
       EXPECT_EQ(record.command().robot_id(), 3u);
       EXPECT_DOUBLE_EQ(record.command().wheels().left(), 1.0);
+      EXPECT_NEAR(record.command().t(), record.t(), 1e-9) << "on the drill's clock, not the match's";
     }
     if (!record.has_truth()) continue;
     for (const auto& robot : record.truth().robots()) {
