@@ -42,10 +42,12 @@ std::vector<GoalMoment> goal_moments(const std::string& path, msg::Team scorer, 
 /// (the conceding team plays blue and kicks off; the scorers play yellow and
 /// run back to their half) and, when the scorers defended -x, the field is
 /// turned half round (x, y and headings; a symmetry of the field). The team
-/// configs swap with the colours. Only the placement is played: the match
-/// stops as play starts (WorldOptions::stop_at_first_start). Seeded from the
-/// log's seed and the goal's number. Throws std::invalid_argument naming the
-/// log and the goal when a position in the goal's truth is not finite.
+/// configs swap with the colours. Only the goal's lead-in (swapped and
+/// turned alike; WorldOptions::lead_in) and the placement are played: the
+/// match stops as play starts (WorldOptions::stop_at_first_start). Seeded
+/// from the log's seed and the goal's number. Throws std::invalid_argument
+/// naming the log and the goal when a position in the goal's truth or its
+/// lead-in is not finite.
 struct KickoffDrill {
   msg::MatchConfig config;
   msg::WorldTruth start;  // robots and ball as the drill's world starts them

@@ -44,10 +44,11 @@ std::vector<RestartMoment> restart_moments(const std::string& path, double lead_
 /// -x, with the moment's restart (WorldOptions::opening_restart), so when
 /// blue defended +x at the moment the field is turned half round (x, y and
 /// headings; a symmetry of the field). Colours and team configs stay. Only
-/// the placement is played: the match stops as play starts. Seeded from the
+/// the restart's lead-in (turned alike; WorldOptions::lead_in) and the
+/// placement are played: the match stops as play starts. Seeded from the
 /// log's seed and the restart's number. Throws std::invalid_argument naming
-/// the log and the restart when a position in the truth or the spot is not
-/// finite.
+/// the log and the restart when a position in the truth, its lead-in or the
+/// spot is not finite.
 struct RestartDrill {
   msg::MatchConfig config;
   msg::WorldTruth start;  // robots and ball as the drill's world starts them
