@@ -13,6 +13,7 @@
 
 #include "deploy/local_match.hpp"
 #include "runtime/statistics.hpp"
+#include "sim/random.hpp"
 
 namespace robocaf::deploy {
 
@@ -25,6 +26,9 @@ DrillOptions drill_options(const Arguments& arguments, const std::string& comman
   const std::string log_dir = arguments.value("log-dir").value_or("");
   options.keep_logs = !log_dir.empty();
   options.lead_in_seconds = arguments.number("lead-in", 0.0, 60.0).value_or(kDefaultLeadInSeconds);
+  const std::uint64_t repeats = arguments.unsigned_number("repeats").value_or(1);
+  if (repeats < 1 || repeats > 1000) throw UsageError("--repeats must be between 1 and 1000");
+  options.repeats = static_cast<unsigned>(repeats);
   options.dir = options.keep_logs ? std::filesystem::path(log_dir)
                                   : std::filesystem::temp_directory_path() /
                                         ("robocaf-" + command + "-" + std::to_string(::getpid()));
@@ -77,6 +81,22 @@ double DrillColumn::quantile(double q) const { return runtime::quantile(ready, q
 
 unsigned DrillColumn::over(double seconds) const {
   return static_cast<unsigned>(std::count_if(ready.begin(), ready.end(), [seconds](double r) { return r > seconds; }));
+}
+
+std::vector<DrillRun> repeated(const DrillRun& run, unsigned repeats) {
+  std::vector<DrillRun> runs(std::max(1u, repeats), run);
+  for (unsigned k = 1; k < runs.size(); ++k) {
+    DrillRun& copy = runs[k];
+    copy.repeat = k;
+    copy.config.set_seed(sim::derive_seed(run.config.seed(), k));
+    const std::filesystem::path log(run.log);
+    copy.log = (log.parent_path() / (log.stem().string() + "-r" + std::to_string(k) + log.extension().string())).string();
+  }
+  return runs;
+}
+
+std::string repeat_text(const DrillRun& run, const DrillOptions& options) {
+  return options.repeats > 1 ? "  repeat " + std::to_string(run.repeat) : std::string();
 }
 
 void run_drills(std::vector<DrillRun>& runs, std::uint64_t jobs, bool keep_logs) {

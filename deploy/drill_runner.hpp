@@ -37,6 +37,7 @@ struct DrillOptions {
   bool keep_logs = false;  // --log-dir given
   std::filesystem::path dir;
   double lead_in_seconds = 0.0;  // --lead-in (sim::LeadInCycle)
+  unsigned repeats = 1;          // --repeats: drills per moment, each drawing its own noise
 };
 DrillOptions drill_options(const Arguments& arguments, const std::string& command);
 
@@ -74,11 +75,22 @@ struct DrillRun {
   msg::WorldTruth start;
   std::optional<msg::GameState> opening_restart;  // none: blue's kick-off
   std::vector<sim::LeadInCycle> lead_in;          // WorldOptions::lead_in
+  unsigned repeat = 0;                            // which of a moment's repeats (repeated())
   std::string log;  // its game log
   // Out: the drill's one phase, or why it failed.
   std::optional<sim::RestartReadiness> phase;
   std::string error;
 };
+
+/// The runs of one moment: `repeats` copies of `run`. The first is `run`
+/// itself; the k-th after it draws its own noise (its seed derived from
+/// `run`'s and k) and writes its log as LOG-rK.rclog beside `run`'s. A drill
+/// decided by a centimetre in a scrum goes either way with the noise, so
+/// repeats tell how often a start goes wrong, not whether its one draw did.
+std::vector<DrillRun> repeated(const DrillRun& run, unsigned repeats);
+
+/// "  repeat K" for a run's list line where drills are repeated, else "".
+std::string repeat_text(const DrillRun& run, const DrillOptions& options);
 
 /// Plays every run that has no error yet (`jobs` at a time, each in its own actor system with one
 /// worker thread, so a log is the same whatever `jobs` is), printing

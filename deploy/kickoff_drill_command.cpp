@@ -30,7 +30,7 @@ namespace {
 
 const char* kKickoffDrillUsage =
     "usage: robocaf kickoff-drill LOG... [--team blue|yellow] [--jobs J] [--log-dir DIR] [--list]\n"
-    "                             [--lead-in S] [--summary-json FILE]\n"
+    "                             [--lead-in S] [--repeats K] [--summary-json FILE]\n"
     "  for every goal the team (default blue) scored in the game logs, the other team's kick-off\n"
     "  played again with this build from where every robot stood when the ball went in (the\n"
     "  robots start moving as they moved): how long the scoring team took until all its robots\n"
@@ -41,12 +41,14 @@ const char* kKickoffDrillUsage =
     "                  default: deleted)\n"
     "  --lead-in S     first play the S seconds of the match before each moment as logged, so\n"
     "                  the robots see and remember what they did there (default 3; 0: start cold)\n"
+    "  --repeats K     play each goal's drill K times, each drawing its own noise (default 1); the\n"
+    "                  logged column counts each kick-off once\n"
     "  --list          one line per drill as well";
 
 }  // namespace
 
 int kickoff_drill_command(const std::vector<std::string>& args) {
-  Arguments arguments{args, {"team", "jobs", "log-dir", "summary-json", "lead-in"}, {"help", "list"}, 100000};
+  Arguments arguments{args, {"team", "jobs", "log-dir", "summary-json", "lead-in", "repeats"}, {"help", "list"}, 100000};
   if (arguments.has("help")) {
     std::cout << kKickoffDrillUsage << '\n';
     return 0;
@@ -86,12 +88,16 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
       }
       goal.lead_in.clear();  // the run has it
       drill.goal = std::move(goal);
-      drills.push_back(std::move(drill));
-      runs.push_back(std::move(run));
+      for (DrillRun& repeat : repeated(run, options.repeats)) {
+        drills.push_back(drill);
+        runs.push_back(std::move(repeat));
+      }
     }
   }
-  std::cerr << "robocaf kickoff-drill: " << drills.size() << " goals by " << team_name << " in "
-            << arguments.positional().size() << " logs, " << options.jobs << " at a time" << std::endl;
+  std::cerr << "robocaf kickoff-drill: " << drills.size() / options.repeats << " goals by " << team_name << " in "
+            << arguments.positional().size() << " logs, "
+            << (options.repeats > 1 ? std::to_string(options.repeats) + " drills each, " : std::string())
+            << options.jobs << " at a time" << std::endl;
   run_drills(runs, options.jobs, options.keep_logs);
   for (size_t i = 0; i < runs.size(); ++i) {
     if (runs[i].error.empty() && runs[i].phase->restart != msg::RESTART_KICKOFF)
@@ -111,12 +117,12 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
                   runs[i].error.c_str());
       continue;
     }
-    logged.add(d.logged);
+    if (runs[i].repeat == 0) logged.add(d.logged);
     replayed.add(d.replayed);
     if (arguments.has("list"))
-      std::printf("%s  goal %u at %8.2f s  by robot %u  logged %-9s  drill %-9s  last robot %u\n", d.goal.log.c_str(),
-                  d.goal.number, d.goal.t, d.goal.scorer_robot, ready_text(d.logged).c_str(),
-                  ready_text(d.replayed).c_str(), d.replayed.last_robot);
+      std::printf("%s  goal %u at %8.2f s%s  by robot %u  logged %-9s  drill %-9s  last robot %u\n", d.goal.log.c_str(),
+                  d.goal.number, d.goal.t, repeat_text(runs[i], options).c_str(), d.goal.scorer_robot,
+                  ready_text(d.logged).c_str(), ready_text(d.replayed).c_str(), d.replayed.last_robot);
   }
   std::printf("%s at the other team's kick-off after its goals, %zu drills (ready: until every robot of it\n"
               "stood legally; the logged column is the same kick-off as the match played it)\n",

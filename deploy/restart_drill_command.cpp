@@ -26,7 +26,7 @@ namespace {
 
 const char* kRestartDrillUsage =
     "usage: robocaf restart-drill LOG... [--team blue|yellow] [--restart NAME] [--jobs J] [--log-dir DIR]\n"
-    "                             [--list] [--lead-in S] [--summary-json FILE]\n"
+    "                             [--list] [--lead-in S] [--repeats K] [--summary-json FILE]\n"
     "  every restart in the game logs at which the team (default blue) had to keep its distance\n"
     "  from the ball (the other team's free kicks, goal kicks, corner kicks and throw-ins, and\n"
     "  drop balls) played again with this build from where every robot stood when the referee\n"
@@ -39,6 +39,8 @@ const char* kRestartDrillUsage =
     "                  default: deleted)\n"
     "  --lead-in S     first play the S seconds of the match before each moment as logged, so\n"
     "                  the robots see and remember what they did there (default 3; 0: start cold)\n"
+    "  --repeats K     play each restart's drill K times, each drawing its own noise (default 1); the\n"
+    "                  logged rows count each restart once\n"
     "  --list          one line per drill as well";
 
 const std::map<std::string, msg::RestartKind> kRestartNames{{"free-kick", msg::RESTART_FREE_KICK},
@@ -50,7 +52,7 @@ const std::map<std::string, msg::RestartKind> kRestartNames{{"free-kick", msg::R
 }  // namespace
 
 int restart_drill_command(const std::vector<std::string>& args) {
-  Arguments arguments{args, {"team", "restart", "jobs", "log-dir", "summary-json", "lead-in"}, {"help", "list"}, 100000};
+  Arguments arguments{args, {"team", "restart", "jobs", "log-dir", "summary-json", "lead-in", "repeats"}, {"help", "list"}, 100000};
   if (arguments.has("help")) {
     std::cout << kRestartDrillUsage << '\n';
     return 0;
@@ -100,12 +102,16 @@ int restart_drill_command(const std::vector<std::string>& args) {
       }
       moment.lead_in.clear();  // the run has it
       drill.moment = std::move(moment);
-      drills.push_back(std::move(drill));
-      runs.push_back(std::move(run));
+      for (DrillRun& repeat : repeated(run, options.repeats)) {
+        drills.push_back(drill);
+        runs.push_back(std::move(repeat));
+      }
     }
   }
-  std::cerr << "robocaf restart-drill: " << drills.size() << " restarts in " << arguments.positional().size()
-            << " logs, " << options.jobs << " at a time" << std::endl;
+  std::cerr << "robocaf restart-drill: " << drills.size() / options.repeats << " restarts in " << arguments.positional().size()
+            << " logs, "
+            << (options.repeats > 1 ? std::to_string(options.repeats) + " drills each, " : std::string())
+            << options.jobs << " at a time" << std::endl;
   run_drills(runs, options.jobs, options.keep_logs);
   for (size_t i = 0; i < runs.size(); ++i) {
     if (runs[i].error.empty() && runs[i].phase->restart != drills[i].moment.kind)
@@ -128,14 +134,16 @@ int restart_drill_command(const std::vector<std::string>& args) {
       continue;
     }
     auto& [logged, replayed] = by_kind[d.moment.kind];
-    logged.add(d.logged);
+    if (runs[i].repeat == 0) {
+      logged.add(d.logged);
+      all_logged.add(d.logged);
+    }
     replayed.add(d.replayed);
-    all_logged.add(d.logged);
     all_replayed.add(d.replayed);
     if (arguments.has("list"))
-      std::printf("%s  restart %u at %8.2f s  %-11s  logged %-9s  drill %-9s  last robot %u\n", d.moment.log.c_str(),
-                  d.moment.number, d.moment.t, name, ready_text(d.logged).c_str(), ready_text(d.replayed).c_str(),
-                  d.replayed.last_robot);
+      std::printf("%s  restart %u at %8.2f s%s  %-11s  logged %-9s  drill %-9s  last robot %u\n", d.moment.log.c_str(),
+                  d.moment.number, d.moment.t, repeat_text(runs[i], options).c_str(), name,
+                  ready_text(d.logged).c_str(), ready_text(d.replayed).c_str(), d.replayed.last_robot);
   }
   std::printf("%s at restarts where it kept its distance, %zu drills (ready: until every robot of it stood\n"
               "legally; the logged rows are the same restarts as the matches played them)\n",

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 
 #include "messages/log.pb.h"
 #include "runtime/config_loader.hpp"
@@ -183,6 +184,73 @@ TEST(KickoffDrillCommand, ALeadInPlaysTheLoggedPlayFirstThenThePlacementAfterIt)
   result = run("kickoff-drill " + log + " --lead-in -1");
   EXPECT_NE(result.status, 0);
   EXPECT_NE(result.output.find("--lead-in"), std::string::npos) << result.output;
+}
+
+TEST(KickoffDrillCommand, RepeatsPlayEachGoalAgainWithItsOwnNoiseAndCountTheLoggedKickoffOnce) {
+  const std::string log = temp_path("repeats_source.rclog");
+  const std::string dir = temp_path("repeats_drill_logs");
+  const std::string json = temp_path("repeats.json");
+  std::filesystem::remove_all(dir);
+  msg::LogHeader header;
+  *header.mutable_config() = runtime::default_match_config();
+  header.mutable_config()->set_seed(31);
+  {
+    runtime::GameLogWriter writer(log, header);
+    msg::LogRecord truth;
+    truth.set_t(30.0);
+    auto* scorer = truth.mutable_truth()->add_robots();
+    scorer->set_team(msg::BLUE);
+    scorer->set_robot_id(3);
+    scorer->mutable_pose()->set_x(0.4 * header.config().league().field().length());
+    writer.append(truth);
+    msg::LogRecord goal;
+    goal.set_t(30.02);
+    goal.mutable_referee()->set_kind(msg::REF_EVENT_GOAL);
+    goal.mutable_referee()->set_team(msg::BLUE);
+    goal.mutable_referee()->set_robot_id(3);
+    writer.append(goal);
+    // The kick-off it led to, as the match played it: the scorer back in
+    // its half, then play.
+    msg::LogRecord prepare;
+    prepare.set_t(30.02);
+    prepare.mutable_game_state()->set_t(30.02);
+    prepare.mutable_game_state()->set_command(msg::REF_PREPARE_KICKOFF);
+    prepare.mutable_game_state()->set_kickoff_team(msg::YELLOW);
+    writer.append(prepare);
+    msg::LogRecord back = truth;
+    back.set_t(33.0);
+    back.mutable_truth()->mutable_robots(0)->mutable_pose()->set_x(-1.0);
+    writer.append(back);
+    msg::LogRecord start;
+    start.set_t(38.02);
+    start.mutable_game_state()->set_t(38.02);
+    start.mutable_game_state()->set_command(msg::REF_NORMAL_START);
+    start.mutable_game_state()->set_kickoff_team(msg::YELLOW);
+    writer.append(start);
+    writer.close();
+  }
+  auto result = run("kickoff-drill " + log + " --jobs 2 --repeats 3 --list --log-dir " + dir + " --summary-json " + json);
+  ASSERT_EQ(result.status, 0) << result.output;
+  auto summary = read_json(json);
+  EXPECT_EQ(summary["drills"].get<int>(), 3);
+  EXPECT_EQ(summary["drill"]["kickoffs"].get<int>(), 3);
+  EXPECT_EQ(summary["logged"]["kickoffs"].get<int>(), 1) << "one kick-off in the match, however often drilled";
+  EXPECT_NE(result.output.find("repeat 2"), std::string::npos) << result.output;
+  // Each repeat its own log and its own seed; the first as without repeats.
+  const std::string stem = dir + "/" + std::filesystem::path(log).stem().string() + "-goal1";
+  std::set<uint64_t> seeds;
+  for (const std::string& path : {stem + ".rclog", stem + "-r1.rclog", stem + "-r2.rclog"}) {
+    ASSERT_TRUE(std::filesystem::exists(path)) << path;
+    seeds.insert(runtime::GameLogReader(path).header().config().seed());
+  }
+  EXPECT_EQ(seeds.size(), 3u);
+  EXPECT_EQ(seeds.count(31u * 1000u + 1u), 1u) << "the first repeat is the drill without repeats";
+
+  for (const char* bad : {"0", "-2", "two"}) {
+    result = run("kickoff-drill " + log + " --repeats " + std::string(bad));
+    EXPECT_NE(result.status, 0) << bad;
+    EXPECT_NE(result.output.find("--repeats"), std::string::npos) << result.output;
+  }
 }
 
 TEST(KickoffDrillCommand, AnUnreadableLogIsAnErrorThatNamesIt) {
