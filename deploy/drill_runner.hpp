@@ -18,11 +18,6 @@
 
 namespace robocaf::deploy {
 
-/// The options both drill commands take: --team (team_option()), --jobs J
-/// (default one per core) and --log-dir DIR (default a temporary folder
-/// named after the command, deleted afterwards). Throws UsageError for a
-/// bad value. The folder is made by run_drills(), once there is a drill to
-/// play: a log that cannot be read leaves nothing behind.
 /// s of the logged play before each drill's moment its world plays first
 /// (--lead-in; sim::LeadInCycle): as long as a robot with an onboard camera
 /// remembers an opponent out of view (WorldTrackerParams). MSL kick-off
@@ -30,6 +25,13 @@ namespace robocaf::deploy {
 /// of goals with it, 27 % without; 6 s gave no more (51 %).
 constexpr double kDefaultLeadInSeconds = 3.0;
 
+/// The options both drill commands take: --team (team_option()), --jobs J
+/// (default one per core), --log-dir DIR (default a temporary folder
+/// named after the command, deleted afterwards), --lead-in S (default
+/// kDefaultLeadInSeconds, 0 to 60) and --repeats K (default 1, 1 to 1000).
+/// Throws UsageError for a bad value. The folder is made by run_drills(),
+/// once there is a drill to play: a log that cannot be read leaves nothing
+/// behind.
 struct DrillOptions {
   std::string team_name;
   msg::Team team = msg::BLUE;
