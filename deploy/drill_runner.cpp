@@ -112,7 +112,7 @@ void run_drills(std::vector<DrillRun>& runs, std::uint64_t jobs, bool keep_logs)
         options.match = run.config;
         options.start_from = run.start;
         options.opening_restart = run.opening_restart;
-        options.lead_in = run.lead_in;
+        options.lead_in = std::move(run.lead_in);  // not needed after the drill
         options.stop_at_first_start = true;
         options.worker_threads = 1;
         options.log_path = run.log;

@@ -321,25 +321,18 @@ void begin_cycle(Self* self) {
     put_as_logged(*s.physics, *s.options.start_from);
   if (script) {
     game = scenario_game_state(self, t);
-  } else if (lead_in) {
-    // Play, as in the match before the moment; the referee has not begun.
-    game = s.referee->state();
-    game.set_stage(msg::STAGE_FIRST_HALF);
-    game.set_command(msg::REF_FORCE_START);
-    game.set_cycle(s.cycle);
-    game.set_t(t);
-    game.clear_robots_blue();
-    game.clear_robots_yellow();
-    const uint32_t size = s.options.match.league().team_size();
-    for (uint32_t id = 1; id <= size; ++id) {
-      if (is_operational(self, msg::BLUE, id)) game.add_robots_blue(id);
-      if (is_operational(self, msg::YELLOW, id)) game.add_robots_yellow(id);
-    }
   } else {
-    for (const auto& command : s.manual) log_events(self, s.referee->apply_manual(command, *s.physics, t), t);
-    s.manual.clear();
-    log_events(self, s.referee->update(*s.physics, t, s.cycle), t);
+    if (!lead_in) {
+      for (const auto& command : s.manual) log_events(self, s.referee->apply_manual(command, *s.physics, t), t);
+      s.manual.clear();
+      log_events(self, s.referee->update(*s.physics, t, s.cycle), t);
+    }
     game = s.referee->state();
+    if (lead_in) {
+      // Play, as in the match before the moment; the referee has not begun.
+      game.set_stage(msg::STAGE_FIRST_HALF);
+      game.set_command(msg::REF_FORCE_START);
+    }
     game.set_cycle(s.cycle);
     game.set_t(t);
     game.clear_robots_blue();

@@ -13,6 +13,16 @@
 namespace robocaf::testing {
 namespace {
 
+// The referee's record of a goal by blue 3 at `t` (s).
+msg::LogRecord goal_by_blue_3(double t) {
+  msg::LogRecord goal;
+  goal.set_t(t);
+  goal.mutable_referee()->set_kind(msg::REF_EVENT_GOAL);
+  goal.mutable_referee()->set_team(msg::BLUE);
+  goal.mutable_referee()->set_robot_id(3);
+  return goal;
+}
+
 TEST(KickoffDrillCommand, ReplaysTheKickoffAfterAGoalFromWhereTheScorerStood) {
   const std::string log = temp_path("drill_source.rclog");
   const std::string dir = temp_path("drill_logs");
@@ -39,12 +49,7 @@ TEST(KickoffDrillCommand, ReplaysTheKickoffAfterAGoalFromWhereTheScorerStood) {
     scorer->set_wheel_right(1.0);
     scorer->mutable_velocity()->set_x(1.0);
     writer.append(truth);
-    msg::LogRecord goal;
-    goal.set_t(30.02);
-    goal.mutable_referee()->set_kind(msg::REF_EVENT_GOAL);
-    goal.mutable_referee()->set_team(msg::BLUE);
-    goal.mutable_referee()->set_robot_id(3);
-    writer.append(goal);
+    writer.append(goal_by_blue_3(30.02));
     writer.close();
   }
   auto result = run("kickoff-drill " + log + " --jobs 1 --list --log-dir " + dir + " --summary-json " + json);
@@ -129,12 +134,7 @@ TEST(KickoffDrillCommand, ALeadInPlaysTheLoggedPlayFirstThenThePlacementAfterIt)
       command.mutable_command()->mutable_wheels()->set_right(1.0);
       writer.append(command);
     }
-    msg::LogRecord goal;
-    goal.set_t(10.0 + period * (kLeadIn + 1));
-    goal.mutable_referee()->set_kind(msg::REF_EVENT_GOAL);
-    goal.mutable_referee()->set_team(msg::BLUE);
-    goal.mutable_referee()->set_robot_id(3);
-    writer.append(goal);
+    writer.append(goal_by_blue_3(10.0 + period * (kLeadIn + 1)));
     writer.close();
   }
   auto result = run("kickoff-drill " + log + " --jobs 1 --lead-in " + std::to_string(kLeadIn * period) +
@@ -203,12 +203,7 @@ TEST(KickoffDrillCommand, RepeatsPlayEachGoalAgainWithItsOwnNoiseAndCountTheLogg
     scorer->set_robot_id(3);
     scorer->mutable_pose()->set_x(0.4 * header.config().league().field().length());
     writer.append(truth);
-    msg::LogRecord goal;
-    goal.set_t(30.02);
-    goal.mutable_referee()->set_kind(msg::REF_EVENT_GOAL);
-    goal.mutable_referee()->set_team(msg::BLUE);
-    goal.mutable_referee()->set_robot_id(3);
-    writer.append(goal);
+    writer.append(goal_by_blue_3(30.02));
     // The kick-off it led to, as the match played it: the scorer back in
     // its half, then play.
     msg::LogRecord prepare;
