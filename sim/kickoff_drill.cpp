@@ -40,9 +40,7 @@ std::vector<GoalMoment> goal_moments(const std::string& path, msg::Team scorer, 
 }
 
 KickoffDrill kickoff_drill(const GoalMoment& goal) {
-  bool lead_in_finite = true;
-  for (const LeadInCycle& cycle : goal.lead_in) lead_in_finite = lead_in_finite && positions_finite(cycle.truth);
-  if (!positions_finite(goal.truth) || !lead_in_finite)
+  if (!positions_finite(goal.truth) || !positions_finite(goal.lead_in))
     throw std::invalid_argument(goal.log + ": the world before goal " + std::to_string(goal.number) + " at " +
                                 std::to_string(goal.t) + " s (or in its lead-in) has a position that is not a number");
   KickoffDrill drill;

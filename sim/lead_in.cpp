@@ -30,6 +30,12 @@ std::size_t lead_in_cycles(double seconds, double control_period) {
   return static_cast<std::size_t>(std::llround(seconds / control_period));
 }
 
+bool positions_finite(const std::vector<LeadInCycle>& lead_in) {
+  for (const LeadInCycle& cycle : lead_in)
+    if (!positions_finite(cycle.truth)) return false;
+  return true;
+}
+
 void turn_and_swap(std::vector<LeadInCycle>& lead_in, bool turn, bool swap_colours) {
   auto swapped = [](msg::Team team) {
     return team == msg::BLUE ? msg::YELLOW : team == msg::YELLOW ? msg::BLUE : team;

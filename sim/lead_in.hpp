@@ -46,6 +46,10 @@ class LeadInRecorder {
 /// std::invalid_argument for a negative or non-finite `seconds`.
 std::size_t lead_in_cycles(double seconds, double control_period);
 
+/// Whether every robot's pose and the ball's position in every cycle of
+/// `lead_in` are finite numbers (positions_finite() of each truth).
+bool positions_finite(const std::vector<LeadInCycle>& lead_in);
+
 /// The lead-in of a drill whose world is turned half round
 /// (turn_half_round()) and, when `swap_colours`, plays with the colours
 /// swapped: the same turn and swap applied to every cycle.

@@ -77,9 +77,7 @@ void turn_half_round(msg::WorldTruth& truth) {
 }
 
 RestartDrill restart_drill(const RestartMoment& moment) {
-  bool lead_in_finite = true;
-  for (const LeadInCycle& cycle : moment.lead_in) lead_in_finite = lead_in_finite && positions_finite(cycle.truth);
-  if (!positions_finite(moment.truth) || !lead_in_finite || !std::isfinite(moment.spot.x()) ||
+  if (!positions_finite(moment.truth) || !positions_finite(moment.lead_in) || !std::isfinite(moment.spot.x()) ||
       !std::isfinite(moment.spot.y()))
     throw std::invalid_argument(moment.log + ": the world at restart " + std::to_string(moment.number) + " at " +
                                 std::to_string(moment.t) + " s (or in its lead-in) has a position that is not a number");
