@@ -82,4 +82,15 @@ std::vector<GoalGap> open_goal_gaps(const Eigen::Vector2d& ball, double goal_x, 
   return gaps;
 }
 
+bool well_inside_open_gap(const std::vector<GoalGap>& gaps, double y, double edge_margin) {
+  if (!std::isfinite(y)) return false;
+  for (const GoalGap& g : gaps) {
+    const double quarter = 0.25 * (g.high_y - g.low_y);
+    const double low = g.low_at_post ? edge_margin : std::max(edge_margin, quarter);
+    const double high = g.high_at_post ? edge_margin : std::max(edge_margin, quarter);
+    if (y >= g.low_y + low && y <= g.high_y - high) return true;
+  }
+  return false;
+}
+
 }  // namespace robocaf::actors

@@ -44,4 +44,11 @@ struct GoalGap {
 std::vector<GoalGap> open_goal_gaps(const Eigen::Vector2d& ball, double goal_x, double goal_half_width,
                                     double ball_radius, const std::vector<ShotObstacle>& obstacles);
 
+/// Whether a shot crossing the goal line at `y` goes through one of `gaps`
+/// well clear of its edges: at least `edge_margin` (m along the goal line)
+/// inside a post's edge, and at least that and a quarter of the gap's width
+/// inside a shadow's edge (the robots casting shadows move; the middle half
+/// of a gap misses them by a safe angle).
+bool well_inside_open_gap(const std::vector<GoalGap>& gaps, double y, double edge_margin = 0.0);
+
 }  // namespace robocaf::actors

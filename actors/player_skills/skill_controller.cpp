@@ -704,16 +704,20 @@ std::optional<V> SkillController::along_wall(const V& b, const V& u0, double a) 
 
 // --- roles ------------------------------------------------------------------------
 
-double SkillController::shot_aim_y(const V& b, const msg::WorldEstimate& world, double a, double straight_y) {
-  const auto& f = league_.field();
+std::vector<ShotObstacle> SkillController::shot_obstacles(const msg::WorldEstimate& world) const {
   const double r = league_.robot().radius();
   std::vector<ShotObstacle> obstacles;
   for (const auto& o : world.opponents()) obstacles.push_back({V(o.pose().x(), o.pose().y()), r});
   for (const auto& m : world.teammates())
     if (m.robot_id() != robot_id_) obstacles.push_back({V(m.pose().x(), m.pose().y()), r});
+  return obstacles;
+}
+
+double SkillController::shot_aim_y(const V& b, const msg::WorldEstimate& world, double a, double straight_y) {
+  const auto& f = league_.field();
   if (!params_.aim_at_open_gaps) return straight_y;
   const std::vector<GoalGap> gaps = open_goal_gaps(b, a * 0.5 * f.length(), 0.5 * f.goal_width(),
-                                                   league_.ball().radius(), obstacles);
+                                                   league_.ball().radius(), shot_obstacles(world));
   if (gaps.empty()) {
     aim_y_.reset();
     return straight_y;
@@ -723,20 +727,37 @@ double SkillController::shot_aim_y(const V& b, const msg::WorldEstimate& world, 
   // one that stays there is kept, so two gaps of about the same width (a
   // keeper in the middle) do not swap the line the robot lines up on every
   // cycle.
-  auto well_inside = [&](double y) {
-    for (const GoalGap& g : gaps) {
-      const double quarter = 0.25 * (g.high_y - g.low_y);
-      if (y >= g.low_y + (g.low_at_post ? 0.0 : quarter) && y <= g.high_y - (g.high_at_post ? 0.0 : quarter))
-        return true;
-    }
-    return false;
-  };
+  auto well_inside = [&](double y) { return well_inside_open_gap(gaps, y); };
   if (well_inside(straight_y)) aim_y_ = straight_y;
   else if (!aim_y_ || !well_inside(*aim_y_))
     aim_y_ = std::max_element(gaps.begin(), gaps.end(), [](const GoalGap& x, const GoalGap& y) {
                return x.angle < y.angle;
              })->aim_y;
   return *aim_y_;
+}
+
+bool SkillController::open_shot_ahead(const Pose& self, const V& ball, const msg::WorldEstimate& world,
+                                      double a) const {
+  const auto& f = league_.field();
+  const auto& robot = league_.robot();
+  const double goal_x = a * 0.5 * f.length();
+  const double depth = a * (goal_x - ball.x()), heading_x = std::cos(self.theta);
+  if (!params_.aim_at_open_gaps || !(robot.kick_speed() > 0.0) || depth <= 0.0 || a * heading_x <= 1e-3)
+    return false;
+  const double y_hit = ball.y() + std::tan(self.theta) * (goal_x - ball.x());
+  const double along = std::hypot(depth, y_hit - ball.y());
+  const std::vector<ShotObstacle> obstacles = shot_obstacles(world);
+  const std::vector<GoalGap> gaps =
+      open_goal_gaps(ball, goal_x, 0.5 * f.goal_width(), league_.ball().radius(), obstacles);
+  if (!well_inside_open_gap(gaps, y_hit, params_.open_shot_margin * along)) return false;
+  // Only the opponents go for the ball; they run as fast as ours.
+  std::vector<ShotObstacle> opponents;
+  for (const auto& o : world.opponents()) opponents.push_back({V(o.pose().x(), o.pose().y()), robot.radius()});
+  PassParams lane;
+  lane.opponent_speed = limit_or(robot.max_speed(), lane.opponent_speed);
+  lane.opponent_acceleration = limit_or(robot.max_acceleration(), lane.opponent_acceleration);
+  return pass_lane_safe(ball, V(goal_x, y_hit), robot.kick_speed(), runtime::ball_rolling_deceleration(league_.ball()),
+                        opponents, lane);
 }
 
 std::optional<Pass> SkillController::pass_from(const V& b, const msg::WorldEstimate& world, double a) {
@@ -1008,8 +1029,12 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
     } else if (robot.kick_speed() > 0.0) {
       const double ball_bearing = wrap_angle(angle_of(b - p) - self.theta);
       const double heading_x = std::cos(self.theta);
-      // Carrying the ball the robot can wait until it faces its aim.
-      const bool aimed = !holding || (!to_shot_spot_ && std::abs(herr) < params_.carry_kick_tolerance);
+      // Carrying the ball the robot can wait until it faces its aim, but
+      // need not where the way it already faces is open (open_shot_ahead).
+      const bool aimed =
+          !holding || (!to_shot_spot_ && (std::abs(herr) < params_.carry_kick_tolerance ||
+                                          open_shot_ahead(self, V(world.ball().position().x(),
+                                                                  world.ball().position().y()), world, a)));
       if (aimed && to_ball_now(p, world) < contact + 0.03 && std::abs(ball_bearing) < 0.25 && heading_x * a > 0.0) {
         const double y_hit = self.y + std::tan(self.theta) * (a * 0.5 * f.length() - self.x);
         // The keeper clearing kicks whatever it faces up-field: away is enough.

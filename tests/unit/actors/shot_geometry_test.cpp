@@ -117,5 +117,30 @@ TEST(OpenGoalGaps, EveryGapsMiddleClearsEveryObstacle) {
   EXPECT_GT(gaps_seen, 10);
 }
 
+TEST(WellInsideOpenGap, KeepsAQuarterOfTheGapFromAShadowAndTheMarginFromEveryEdge) {
+  // A keeper in the middle of a 2 m goal, the ball 4 m out: two gaps, each
+  // from a post to the keeper's shadow.
+  const auto gaps = open_goal_gaps({5.0, 0.0}, 9.0, 1.0, 0.11, {{{8.7, 0.0}, 0.25}});
+  ASSERT_EQ(gaps.size(), 2u);
+  const GoalGap& right = gaps[1];
+  ASSERT_TRUE(right.high_at_post);
+  ASSERT_FALSE(right.low_at_post);
+  const double quarter = 0.25 * (right.high_y - right.low_y);
+  // By the keeper's shadow: a quarter of the gap is kept, margin or not.
+  EXPECT_FALSE(well_inside_open_gap(gaps, right.low_y + 0.9 * quarter));
+  EXPECT_TRUE(well_inside_open_gap(gaps, right.low_y + 1.1 * quarter));
+  // By the post: no margin of its own, or the margin asked for.
+  EXPECT_TRUE(well_inside_open_gap(gaps, right.high_y - 0.01));
+  EXPECT_FALSE(well_inside_open_gap(gaps, right.high_y - 0.01, 0.1));
+  EXPECT_TRUE(well_inside_open_gap(gaps, right.high_y - 0.11, 0.1));
+  // A margin wider than the quarter rules at the shadow too.
+  EXPECT_FALSE(well_inside_open_gap(gaps, right.low_y + 1.1 * quarter, 1.2 * quarter));
+  // In the keeper's shadow, past a post, or nowhere at all: never.
+  EXPECT_FALSE(well_inside_open_gap(gaps, 0.0));
+  EXPECT_FALSE(well_inside_open_gap(gaps, 1.5));
+  EXPECT_FALSE(well_inside_open_gap(gaps, NAN));
+  EXPECT_FALSE(well_inside_open_gap({}, 0.5));
+}
+
 }  // namespace
 }  // namespace robocaf::actors

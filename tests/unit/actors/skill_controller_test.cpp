@@ -19,6 +19,7 @@
 #include "runtime/kickoff_run.hpp"
 #include "runtime/robot_spacing.hpp"
 #include "runtime/angle.hpp"
+#include "tests/unit/actors/geometry_test_helpers.hpp"
 
 namespace robocaf::actors {
 namespace {
@@ -2950,6 +2951,59 @@ TEST(SkillController, PlacingRobotGoesRoundTheBallAndAnOpponentBesideItWithoutTo
       EXPECT_LT(run.ball_moved, 0.005) << "pushed the ball off its spot";
       EXPECT_LT(run.from_place, 0.1) << "not at its place after 5 s";
     }
+  }
+}
+
+// An MSL attacker carrying the ball (its mouth holds it: the test keeps the
+// ball there) towards the +x goal from (x, y) facing theta, with opponents
+// standing at `opponents`. Aiming alone never lets it kick
+// (carry_kick_tolerance 0), so any kick comes from the open way ahead. Where
+// the ball was and the way the robot faced at its first kick, if it kicked
+// within 1 s.
+struct CarriedShot {
+  bool kicked = false;
+  Eigen::Vector2d ball = Eigen::Vector2d::Zero();
+  double theta = 0.0;
+};
+CarriedShot carry_and_shoot(double x, double y, double theta, std::vector<std::pair<double, double>> opponents) {
+  SkillParams params;
+  params.carry_kick_tolerance = 0.0;
+  MiniWorld w(runtime::preset_match_config("msl"), params);
+  const double in_mouth = w.league.robot().radius() + w.league.ball().radius();
+  w.x = x;
+  w.y = y;
+  w.theta = theta;
+  w.opponents = std::move(opponents);
+  w.ball_moves = false;
+  CarriedShot shot;
+  for (int k = 0; k < 50 && !shot.kicked; ++k) {
+    w.bx = w.x + in_mouth * std::cos(w.theta);
+    w.by = w.y + in_mouth * std::sin(w.theta);
+    w.step(play(msg::ROLE_ATTACKER, true));
+    if (w.kicks > 0) shot = {true, {w.bx, w.by}, w.theta};
+  }
+  return shot;
+}
+
+TEST(SkillController, ARobotCarryingTheBallShootsWhenTheWayItFacesIsOpen) {
+  // MSL vs chaser, seed 88 goal 4: the scorer carried the ball 2.6 m from
+  // the goal line facing the open mouth, the chasers all behind it, but
+  // kicked only 0.7 m from the line, as it finally faced its aim. The
+  // kick-off after the goal found it there, 8.3 m from its half.
+  const std::vector<std::pair<double, double>> behind{{6.3, -2.35}, {6.05, -1.9}, {5.65, -2.3}};
+  const CarriedShot open = carry_and_shoot(6.4, -1.31, 0.27, behind);
+  ASSERT_TRUE(open.kicked) << "no kick in 1 s";
+  EXPECT_LT(open.ball.x(), 7.0) << "it carried the ball on before it kicked";
+  const double y_hit = open.ball.y() + std::tan(open.theta) * (9.0 - open.ball.x());
+  EXPECT_LT(std::abs(y_hit), 1.0 - 0.11) << "the kick misses the mouth";
+  // An opponent on that way into the goal: no kick along it.
+  std::vector<std::pair<double, double>> in_the_way = behind;
+  in_the_way.emplace_back(8.3, -0.8);
+  const CarriedShot blocked = carry_and_shoot(6.4, -1.31, 0.27, in_the_way);
+  if (blocked.kicked) {
+    const Eigen::Vector2d goal_line_point(9.0, blocked.ball.y() + std::tan(blocked.theta) * (9.0 - blocked.ball.x()));
+    EXPECT_GT(testing::segment_distance(blocked.ball, goal_line_point, Eigen::Vector2d(8.3, -0.8)), 0.25 + 0.11)
+        << "kicked into the opponent";
   }
 }
 
