@@ -64,11 +64,12 @@ struct SkillParams {
   double carry_omega = 2.0;          // rad/s: fastest turn while carrying the ball in a capturing mouth
   double carry_kick_tolerance = 0.1;  // rad off the aim within which a robot carrying the ball kicks
   // A robot carrying the ball also kicks, whatever its aim, when the way it
-  // faces goes into an open gap this far (rad, as seen from the ball) inside
-  // the gap's edges, along a lane no opponent reaches in time
-  // (open_shot_ahead). MSL: steering at a point ahead of the ball, scorers
-  // closed on their aim slower than the aim turned as they neared the goal,
-  // and carried the ball to its goal area before they shot (seed 88 goal 4:
+  // faces goes into an open gap about this far (rad, seen from the ball: on
+  // the goal line, this times the shot's length) inside the gap's edges,
+  // along a lane no opponent reaches in time (open_shot_ahead). MSL:
+  // steering at a point ahead of the ball, scorers closed on their aim
+  // slower than the aim turned as they neared the goal, and carried the ball
+  // to the other goal area before they shot (seed 88 goal 4:
   // facing the open mouth from 2.6 m, kicked from 0.7 m). Then they were
   // the robots late at the kick-off that followed: in all 29 of 1089
   // kick-off drills (seeds 81-100, three draws each) over 7 s or moved, one
