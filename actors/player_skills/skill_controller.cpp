@@ -704,13 +704,27 @@ std::optional<V> SkillController::along_wall(const V& b, const V& u0, double a) 
 
 // --- roles ------------------------------------------------------------------------
 
+std::vector<ShotObstacle> SkillController::opponent_bodies(const msg::WorldEstimate& world) const {
+  const double r = league_.robot().radius();
+  std::vector<ShotObstacle> bodies;
+  for (const auto& o : world.opponents()) bodies.push_back({V(o.pose().x(), o.pose().y()), r});
+  return bodies;
+}
+
 std::vector<ShotObstacle> SkillController::shot_obstacles(const msg::WorldEstimate& world) const {
   const double r = league_.robot().radius();
-  std::vector<ShotObstacle> obstacles;
-  for (const auto& o : world.opponents()) obstacles.push_back({V(o.pose().x(), o.pose().y()), r});
+  std::vector<ShotObstacle> obstacles = opponent_bodies(world);
   for (const auto& m : world.teammates())
     if (m.robot_id() != robot_id_) obstacles.push_back({V(m.pose().x(), m.pose().y()), r});
   return obstacles;
+}
+
+PassParams SkillController::lane_params() const {
+  const auto& robot = league_.robot();
+  PassParams params;
+  params.opponent_speed = limit_or(robot.max_speed(), params.opponent_speed);
+  params.opponent_acceleration = limit_or(robot.max_acceleration(), params.opponent_acceleration);
+  return params;
 }
 
 double SkillController::shot_aim_y(const V& b, const msg::WorldEstimate& world, double a, double straight_y) {
@@ -746,18 +760,12 @@ bool SkillController::open_shot_ahead(const Pose& self, const V& ball, const msg
     return false;
   const double y_hit = ball.y() + std::tan(self.theta) * (goal_x - ball.x());
   const double along = std::hypot(depth, y_hit - ball.y());
-  const std::vector<ShotObstacle> obstacles = shot_obstacles(world);
   const std::vector<GoalGap> gaps =
-      open_goal_gaps(ball, goal_x, 0.5 * f.goal_width(), league_.ball().radius(), obstacles);
+      open_goal_gaps(ball, goal_x, 0.5 * f.goal_width(), league_.ball().radius(), shot_obstacles(world));
   if (!well_inside_open_gap(gaps, y_hit, params_.open_shot_margin * along)) return false;
-  // Only the opponents go for the ball; they run as fast as ours.
-  std::vector<ShotObstacle> opponents;
-  for (const auto& o : world.opponents()) opponents.push_back({V(o.pose().x(), o.pose().y()), robot.radius()});
-  PassParams lane;
-  lane.opponent_speed = limit_or(robot.max_speed(), lane.opponent_speed);
-  lane.opponent_acceleration = limit_or(robot.max_acceleration(), lane.opponent_acceleration);
+  // Only the opponents go for the ball.
   return pass_lane_safe(ball, V(goal_x, y_hit), robot.kick_speed(), runtime::ball_rolling_deceleration(league_.ball()),
-                        opponents, lane);
+                        opponent_bodies(world), lane_params());
 }
 
 std::optional<Pass> SkillController::pass_from(const V& b, const msg::WorldEstimate& world, double a) {
@@ -767,19 +775,15 @@ std::optional<Pass> SkillController::pass_from(const V& b, const msg::WorldEstim
     return std::nullopt;
   }
   const auto& f = league_.field();
-  const double r = robot.radius(), rb = league_.ball().radius();
-  std::vector<ShotObstacle> opponents;
-  for (const auto& o : world.opponents()) opponents.push_back({V(o.pose().x(), o.pose().y()), r});
+  const double rb = league_.ball().radius();
+  const std::vector<ShotObstacle> opponents = opponent_bodies(world);
   std::vector<PassReceiver> receivers;
   for (const auto& m : world.teammates()) {
     const V q(m.pose().x(), m.pose().y());
     if (m.robot_id() == robot_id_ || a * (q.x() - b.x()) < -0.5) continue;
     receivers.push_back({m.robot_id(), q});
   }
-  // Opponents run as fast as ours.
-  PassParams pass_params;
-  pass_params.opponent_speed = limit_or(robot.max_speed(), pass_params.opponent_speed);
-  pass_params.opponent_acceleration = limit_or(robot.max_acceleration(), pass_params.opponent_acceleration);
+  const PassParams pass_params = lane_params();
   auto choose = [&](const std::vector<PassReceiver>& among) {
     return choose_pass(b, a * 0.5 * f.length(), 0.5 * f.goal_width(), rb, robot.kick_speed(),
                        runtime::ball_rolling_deceleration(league_.ball()), among, opponents, pass_params);

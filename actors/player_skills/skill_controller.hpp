@@ -334,8 +334,12 @@ class SkillController {
   // front of the goal (open_goal_gaps), else the aim it kept, else the middle
   // of the widest gap; the straight aim when no gap is open.
   double shot_aim_y(const Eigen::Vector2d& b, const msg::WorldEstimate& world, double a, double straight_y);
+  // The opponents as discs of the robots' radius.
+  std::vector<ShotObstacle> opponent_bodies(const msg::WorldEstimate& world) const;
   // The robots a shot must miss: the opponents and our others.
   std::vector<ShotObstacle> shot_obstacles(const msg::WorldEstimate& world) const;
+  // How a pass or shot lane is judged: opponents run as fast as ours.
+  PassParams lane_params() const;
   // Whether a ball at `ball` kicked the way the robot faces goes into the
   // goal the robot attacks (a: +1 at +x) through an open gap
   // (well_inside_open_gap, params_.open_shot_margin) along a lane no
