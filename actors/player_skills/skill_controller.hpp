@@ -463,6 +463,9 @@ class SkillController {
   std::optional<double> aim_y_;      // shot_aim_y's kept aim
   std::optional<uint32_t> pass_to_;  // the receiver of the pass being lined up (kept while it stays good)
   bool to_shot_spot_ = false;        // the goal is seen too narrow from the ball: taking it in front of the goal first
+  // Until when our own shot is on its way into their goal by its kick (the
+  // ball estimate takes a few frames to show it): see attacker().
+  std::optional<double> own_shot_in_until_;
   Eigen::Vector2d wall_u_{1.0, 0.0};  // ... in this direction
   int support_side_ = 0;  // which side of the ball the supporter keeps to
   // Set per cycle: the robot defends or supports and the league limits the

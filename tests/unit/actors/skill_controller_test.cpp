@@ -3007,5 +3007,44 @@ TEST(SkillController, ARobotCarryingTheBallShootsWhenTheWayItFacesIsOpen) {
   }
 }
 
+TEST(SkillController, AfterItsShotIntoTheGoalTheScorerBacksOffAtOnce) {
+  // MSL vs chaser, seed 90 goal 6: the scorer shot from 1.2 m off their
+  // line and drove on after the ball at 1.4 m/s for 0.3 s, until the ball
+  // estimate showed it rolling into the goal. The goal found it rolling
+  // into the corner; it braked for 0.4 s, boxed in by the chasers, and
+  // stood 0.07 m short of its half at the kick-off 8 s later.
+  const std::vector<std::pair<double, double>> behind{{6.3, -2.35}, {6.05, -1.9}, {5.65, -2.3}};
+  SkillParams params;
+  params.carry_kick_tolerance = 0.0;
+  MiniWorld w(runtime::preset_match_config("msl"), params);
+  const double in_mouth = w.league.robot().radius() + w.league.ball().radius();
+  w.x = 6.4;
+  w.y = -1.31;
+  w.theta = 0.27;
+  w.ball_moves = false;
+  // An opponent on the way into the goal holds the shot back for 0.6 s,
+  // while the robot carries the ball on and gathers speed.
+  for (int k = 0; k < 80 && w.kicks == 0; ++k) {
+    w.opponents = behind;
+    if (k < 30) w.opponents.emplace_back(8.3, -0.8);
+    w.bx = w.x + in_mouth * std::cos(w.theta);
+    w.by = w.y + in_mouth * std::sin(w.theta);
+    w.step(play(msg::ROLE_ATTACKER, true));
+  }
+  ASSERT_EQ(w.kicks, 1) << "no shot in 1.6 s";
+  // The ball rolls on from the kick; the estimate of it lags behind.
+  w.ball_moves = true;
+  const double speed_at_kick = 0.5 * (w.left + w.right);
+  ASSERT_GT(speed_at_kick, 0.3) << "the scene wants a robot carrying the ball";
+  double fastest = speed_at_kick;
+  for (int k = 0; k < 15; ++k) {
+    w.step(play(msg::ROLE_ATTACKER, true));
+    fastest = std::max(fastest, 0.5 * (w.left + w.right));
+  }
+  // Commands act a few cycles late; after that it only slows.
+  EXPECT_LT(fastest, speed_at_kick + 0.08) << "it drove on after the ball";
+  EXPECT_LT(0.5 * (w.left + w.right), 0.75 * speed_at_kick) << "not braking 0.3 s after its shot";
+}
+
 }  // namespace
 }  // namespace robocaf::actors
