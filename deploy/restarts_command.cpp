@@ -26,8 +26,9 @@ const char* kRestartsUsage =
     "  for every kick-off and restart in the game logs: how long the team (default blue) took\n"
     "  until all its robots stood legally, by the referee's rules, and how many the referee moved\n"
     "  (--list: one line per restart as well, with the robot that stood legally last and, at\n"
-    "  kick-offs, how far inside the other half it started, and how far off its belief of its\n"
-    "  own pose was just before play started)";
+    "  kick-offs, how far inside the other half it started and when it first ran home at over\n"
+    "  half its top speed, and how far off its belief of its own pose was just before play\n"
+    "  started)";
 
 struct Spread {
   double median = 0.0, p95 = 0.0, max = 0.0;
@@ -67,10 +68,13 @@ int restarts_command(const std::vector<std::string>& args) {
       if (arguments.has("list")) {
         char ready[32] = "never";
         if (mine.ready_after >= 0.0) std::snprintf(ready, sizeof ready, "%.2f s", mine.ready_after);
-        char last[64] = "";
+        char ran_home[48] = ", never ran home";
+        if (mine.last_robot_ran_home_after >= 0.0)
+          std::snprintf(ran_home, sizeof ran_home, ", ran home after %.2f s", mine.last_robot_ran_home_after);
+        char last[112] = "";
         if (mine.last_robot != 0 && phase.restart == msg::RESTART_KICKOFF)
-          std::snprintf(last, sizeof last, "  last robot %u from %+.2f m in the other half", mine.last_robot,
-                        mine.last_robot_depth);
+          std::snprintf(last, sizeof last, "  last robot %u from %+.2f m in the other half%s", mine.last_robot,
+                        mine.last_robot_depth, ran_home);
         else if (mine.last_robot != 0)
           std::snprintf(last, sizeof last, "  last robot %u", mine.last_robot);
         char belief[96] = "";

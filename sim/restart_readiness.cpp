@@ -9,7 +9,8 @@
 
 namespace robocaf::sim {
 
-RestartReadinessMeter::RestartReadinessMeter(const msg::LeaguePreset& league) : league_(league) {}
+RestartReadinessMeter::RestartReadinessMeter(const msg::LeaguePreset& league)
+    : league_(league), running_home_speed_(0.5 * league.robot().max_speed()) {}
 
 RestartReadiness::Team& RestartReadinessMeter::side(msg::Team team, RestartReadiness& phase) const {
   return team == msg::BLUE ? phase.blue : phase.yellow;
@@ -45,6 +46,9 @@ void RestartReadinessMeter::judge(const msg::WorldTruth& truth) {
     const double depth = positive ? -at.x() : at.x();
     const auto [it, first] =
         open_.robots.try_emplace({robot.team(), robot.robot_id()}, Open::Robot{p.t, legal, depth});
+    const double homewards = positive ? robot.velocity().x() : -robot.velocity().x();
+    if (p.restart == msg::RESTART_KICKOFF && it->second.ran_home < 0.0 && homewards > running_home_speed_)
+      it->second.ran_home = truth.t();
     if (first) {
       ++side(robot.team(), p).robots;
       continue;
@@ -67,6 +71,7 @@ void RestartReadinessMeter::finish(double t) {
       team.ready_after = since;
       team.last_robot = key.second;
       team.last_robot_depth = p.restart == msg::RESTART_KICKOFF ? robot.depth : 0.0;
+      team.last_robot_ran_home_after = robot.ran_home >= 0.0 ? robot.ran_home - p.t : -1.0;
     }
   }
   for (RestartReadiness::Team* team : {&p.blue, &p.yellow})

@@ -41,6 +41,11 @@ struct RestartReadiness {
     /// a robot hemmed in near the halfway line.
     unsigned last_robot = 0;
     double last_robot_depth = 0.0;
+    /// At kick-offs: seconds from the phase's start until the last robot
+    /// first ran towards its own half at over half its top speed; -1 when
+    /// it never did, or at other restarts. A scorer boxed in at the far goal
+    /// loses its seconds here, not on the run itself.
+    double last_robot_ran_home_after = -1.0;
     /// m: how far the last robot's newest belief of its own pose before the
     /// start was from where it stood, and the pose perception gave it then
     /// (PoseErrorMeter); -1 when the log holds none. A robot moved because
@@ -77,6 +82,7 @@ class RestartReadinessMeter {
       double since = 0.0;
       bool legal = false;
       double depth = 0.0;  // m inside the other half at the first sample (kick-offs)
+      double ran_home = -1.0;  // when it first ran towards its half at over half its top speed (kick-offs)
     };
     std::map<std::pair<int, unsigned>, Robot> robots;
   };
@@ -86,6 +92,7 @@ class RestartReadinessMeter {
   RestartReadiness::Team& side(msg::Team team, RestartReadiness& phase) const;
 
   msg::LeaguePreset league_;
+  double running_home_speed_;  // m/s: half the robots' top speed (Team::last_robot_ran_home_after)
   bool preparing_ = false;
   Open open_;
   // The last finished phase (index into phases_, -1: none), still counting

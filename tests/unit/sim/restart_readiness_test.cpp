@@ -206,5 +206,41 @@ TEST(RestartReadiness, MeasuresAGameLogAndLeavesOutAnUnfinishedPhase) {
   EXPECT_THROW(measure_restart_readiness(path), std::exception) << "a missing log is an error";
 }
 
+TEST(RestartReadiness, AtAKickoffTheLastRobotsRunHomeIsTimed) {
+  // Blue defends -x. Its robot 1 stands 8 m inside yellow's half, edges
+  // homewards at 0.5 m/s from 2 s into the phase (a quarter of the MSL top
+  // speed: not yet running), and runs home at 1.5 m/s from 3 s; robot 2
+  // stood in its half all along and ran about there at 1.5 m/s.
+  Timeline line;
+  line.game.set_kickoff_team(msg::YELLOW);
+  line.game.set_blue_on_positive_side(false);
+  std::vector<msg::LogRecord> records;
+  records.push_back(line.state(1.0, msg::REF_PREPARE_KICKOFF));
+  double x = 8.0;
+  for (double t = 1.0; t < 8.99; t += 0.5) {
+    const double vx = t >= 4.0 ? -1.5 : t >= 3.0 ? -0.5 : 0.0;
+    msg::LogRecord r = Timeline::truth(t, {{msg::BLUE, {x, 3.0}}, {msg::BLUE, {-3.0, 0.0}}});
+    r.mutable_truth()->mutable_robots(0)->mutable_velocity()->set_x(vx);
+    r.mutable_truth()->mutable_robots(1)->mutable_velocity()->set_x(1.5);
+    records.push_back(r);
+    x += 0.5 * vx;
+  }
+  records.push_back(line.state(9.0, msg::REF_NORMAL_START));
+  RestartReadinessMeter meter(msl());
+  for (const auto& record : records) meter.add(record);
+  ASSERT_EQ(meter.phases().size(), 1u);
+  const RestartReadiness::Team& blue = meter.phases()[0].blue;
+  EXPECT_EQ(blue.last_robot, 1u);
+  EXPECT_DOUBLE_EQ(blue.last_robot_depth, 8.0);
+  EXPECT_DOUBLE_EQ(blue.last_robot_ran_home_after, 3.0);
+  // A robot that never ran home says so.
+  for (auto& record : records)
+    if (record.has_truth()) record.mutable_truth()->mutable_robots(0)->mutable_velocity()->set_x(-0.5);
+  RestartReadinessMeter crawling(msl());
+  for (const auto& record : records) crawling.add(record);
+  ASSERT_EQ(crawling.phases().size(), 1u);
+  EXPECT_DOUBLE_EQ(crawling.phases()[0].blue.last_robot_ran_home_after, -1.0);
+}
+
 }  // namespace
 }  // namespace robocaf::sim
