@@ -30,6 +30,8 @@ constexpr double kBackOff = 0.15;  // m the attacker backs off along its line to
 constexpr double kRestartCircleCreep = 0.02;
 // m up-field of where it stands an MSL attacker waits while the ball rolls into their goal
 constexpr double kReboundBackOff = 1.0;
+// s: a ball over their line within this is going in, and the attacker waits for the rebound
+constexpr double kGoingInSeconds = 1.0;
 // m: spots of restarts nearer than this are the same one (a robot's exit
 // from its circle is kept, exit_from_circle).
 constexpr double kSameSpot = 0.05;
@@ -820,6 +822,19 @@ std::optional<V> SkillController::receiving_point(const Pose& self, const msg::W
   return q;
 }
 
+std::optional<double> SkillController::seconds_into_goal(const V& from, const V& velocity, double a) const {
+  const double line = a * 0.5 * league_.field().length();
+  if (!(a * velocity.x() > 0.0 && a * (from.x() - line) < 0.0)) return std::nullopt;
+  // Along its straight way, how far the ball rolls to the line.
+  const double speed = velocity.norm();
+  const double to_line = (line - from.x()) * speed / velocity.x();
+  const double y_at_line = from.y() + velocity.y() / speed * to_line;
+  if (!(std::abs(y_at_line) < 0.5 * league_.field().goal_width() - league_.ball().radius())) return std::nullopt;
+  const double t = rolling_time(speed, runtime::ball_rolling_deceleration(league_.ball()), to_line);
+  if (!std::isfinite(t)) return std::nullopt;
+  return t;
+}
+
 SkillController::Vel SkillController::attacker(const Pose& self, const msg::WorldEstimate& world,
                                                bool attack_positive_x, double& kick) {
   const auto& f = league_.field();
@@ -868,13 +883,9 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
   if (own_shot_in_until_ && !(world.t() <= *own_shot_in_until_)) own_shot_in_until_.reset();
   bool going_in =
       own_shot_in_until_ && !holds_ball(self, V(world.ball().position().x(), world.ball().position().y()));
-  if (!going_in && a * bv.x() > 0.0 && a * (b.x() - line) < 0.0) {
-    // Along its straight way, how far the ball rolls to the line.
-    const double speed = bv.norm();
-    const double to_line = (line - b.x()) * speed / bv.x();
-    const double y_at_line = b.y() + bv.y() / speed * to_line;
-    going_in = rolling_time(speed, runtime::ball_rolling_deceleration(league_.ball()), to_line) <= 1.0 &&
-               std::abs(y_at_line) < 0.5 * f.goal_width() - rb;
+  if (!going_in) {
+    const std::optional<double> in = seconds_into_goal(b, bv, a);
+    going_in = in && *in <= kGoingInSeconds;
   }
   if (runtime::long_kickoff_run(league_) && going_in) {
     const double off_line = f.goal_area_depth() + 2.0 * r;
@@ -1052,12 +1063,11 @@ SkillController::Vel SkillController::attacker(const Pose& self, const msg::Worl
         const double y_hit = self.y + std::tan(self.theta) * (a * 0.5 * f.length() - self.x);
         // The keeper clearing kicks whatever it faces up-field: away is enough.
         if (clearing_ || std::abs(y_hit) < 0.5 * f.goal_width() - rb) kick = robot.kick_speed();
-        // A shot over the line within a second: see the rebound wait above.
-        // A tenth of a second more for the estimate to take over.
-        const double to_line = std::abs((a * 0.5 * f.length() - self.x) / std::cos(self.theta));
-        const double rolling =
-            rolling_time(robot.kick_speed(), runtime::ball_rolling_deceleration(league_.ball()), to_line);
-        if (kick > 0.0 && !clearing_ && rolling <= 1.0) own_shot_in_until_ = world.t() + rolling + 0.1;
+        // A shot going in: see the rebound wait above. A tenth of a second
+        // more for the estimate to take over.
+        const std::optional<double> in =
+            seconds_into_goal(p, robot.kick_speed() * V(std::cos(self.theta), std::sin(self.theta)), a);
+        if (kick > 0.0 && !clearing_ && in && *in <= kGoingInSeconds) own_shot_in_until_ = world.t() + *in + 0.1;
       }
     }
     return v;

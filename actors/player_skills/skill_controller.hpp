@@ -354,6 +354,13 @@ class SkillController {
   // before the ball: the point on the ball's path to stand on.
   std::optional<Eigen::Vector2d> receiving_point(const Pose& self, const msg::WorldEstimate& world) const;
   Vel attacker(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x, double& kick);
+  // Seconds until a ball rolling from `from`, short of the goal the robot
+  // attacks (a: +1 at +x), at `velocity` (straight on, slowing at the
+  // ball's rolling deceleration) crosses that goal line between the posts
+  // (a ball's radius inside them); nullopt when it is past the line, rolls
+  // away from it, stops short or crosses beside the goal.
+  std::optional<double> seconds_into_goal(const Eigen::Vector2d& from, const Eigen::Vector2d& velocity,
+                                          double a) const;
   // Whether the ball sits in a capturing mouth (LeaguePreset robot
   // mouth_captures): touching the robot's front within the mouth's width.
   bool holds_ball(const Pose& self, const Eigen::Vector2d& ball) const;
