@@ -32,12 +32,6 @@ constexpr double kRestartCircleCreep = 0.02;
 constexpr double kReboundBackOff = 1.0;
 // s: a ball over their line within this is going in, and the attacker waits for the rebound
 constexpr double kGoingInSeconds = 1.0;
-// A robot stepping out of the restart circle (step_out_of_circle): the
-// points it considers, every kStepOutTurn (rad) up to kStepOutDirections
-// either side of straight out, and the gap (m) it keeps to robots' bodies.
-constexpr double kStepOutTurn = M_PI / 72.0;
-constexpr int kStepOutDirections = 24;
-constexpr double kStepOutBodyGap = 0.02;
 // m: spots of restarts nearer than this are the same one (a robot's exit
 // from its circle is kept, exit_from_circle).
 constexpr double kSameSpot = 0.05;
@@ -56,14 +50,6 @@ double limit_or(double v, double fallback) { return v > 0.0 ? v : fallback; }
 
 double to_ball_now(const V& p, const msg::WorldEstimate& world) {
   return (V(world.ball().position().x(), world.ball().position().y()) - p).norm();
-}
-
-// Distance from q to the segment from a to b.
-double distance_to_segment(const V& q, const V& a, const V& b) {
-  const V ab = b - a;
-  const double n2 = ab.squaredNorm();
-  const double s = n2 > 1e-12 ? std::clamp((q - a).dot(ab) / n2, 0.0, 1.0) : 0.0;
-  return (q - (a + s * ab)).norm();
 }
 
 // `target` moved straight out to `radius` from `centre` when it lies closer
@@ -656,39 +642,6 @@ V SkillController::exit_from_circle(const Pose& self, const V& c, double R, cons
   }
   // No edge point inside the lines (a circle wider than the field): the place.
   return place;
-}
-
-bool SkillController::way_clear_of(const V& from, const V& to, const std::vector<V>& robots) const {
-  const double touch = 2.0 * league_.robot().radius();
-  return std::all_of(robots.begin(), robots.end(), [&](const V& o) {
-    // Against one it already touches, no nearer than it stands.
-    return distance_to_segment(o, from, to) >= std::min(touch, (o - from).norm()) - 1e-3;
-  });
-}
-
-std::optional<V> SkillController::step_out_of_circle(const Pose& self, const V& c, double keep_out, double R,
-                                                     const std::vector<V>& robots) const {
-  const auto& f = league_.field();
-  const double r = league_.robot().radius();
-  const double hx = 0.5 * f.length() - r, hy = 0.5 * f.width() - r;
-  const V p(self.x, self.y);
-  const V radial = unit_or(p - c, V(1.0, 0.0));
-  // Where it stops clear of the robots beside it, as far out as they
-  // leave room for: the edge of the circle it keeps out of, or halfway.
-  const double body_gap = 2.0 * r + kStepOutBodyGap;
-  for (const double ring : {R, 0.5 * (keep_out + R)}) {
-    std::optional<V> best;
-    for (int k = -kStepOutDirections; k <= kStepOutDirections; ++k) {
-      const V q = c + ring * (Eigen::Rotation2Dd(k * kStepOutTurn) * radial);
-      if (std::abs(q.x()) > hx || std::abs(q.y()) > hy) continue;
-      if (avoid_goal_area_ && in_own_goal_area(q, own_goal_area_keep())) continue;
-      const bool clear = std::all_of(robots.begin(), robots.end(), [&](const V& o) { return (q - o).norm() >= body_gap; });
-      if (!clear || !way_clear_of(p, q, robots)) continue;
-      if (!best || (q - p).norm() < (*best - p).norm()) best = q;
-    }
-    if (best) return best;
-  }
-  return std::nullopt;
 }
 
 std::optional<V> SkillController::along_wall(const V& b, const V& u0, double a) const {
@@ -1771,21 +1724,9 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
                               2.0 * league_.robot().radius() + params_.opponent_clearance});
         // Kept while it is for the same circle.
         if (last_exit_ && (last_exit_spot_ - *spot).norm() > kSameSpot) last_exit_.reset();
-        V exit = exit_from_circle(self, *spot, R, place, occupied, last_exit_);
+        const V exit = exit_from_circle(self, *spot, R, place, occupied, last_exit_);
         last_exit_ = exit;
         last_exit_spot_ = *spot;
-        // Just inside, with a robot in the way to that point: straight out
-        // between the robots on the edge first. Going round the one in its
-        // way, a robot 3 cm short of the distance went 0.3 m deeper, and
-        // its place moved round the circle meanwhile (MSL vs chaser, a drop
-        // ball by our corner flag: the referee moved it).
-        if (!placing_for_kickoff_ && from_spot >= keep_out - params_.step_out_band_radii * league_.robot().radius()) {
-          std::vector<V> robots = teammates_;
-          for (const auto& opponent : world.opponents())
-            robots.emplace_back(opponent.pose().x(), opponent.pose().y());
-          if (!way_clear_of(V(self.x, self.y), exit, robots))
-            if (const auto out = step_out_of_circle(self, *spot, keep_out, R, robots)) exit = *out;
-        }
         tx = exit.x();
         ty = exit.y();
         // Of the two ends, the one pointing away from the spot leads: the

@@ -1972,25 +1972,6 @@ TEST(SkillController, PlacingRobotStandingLegallyGoesRoundAnOpponentOutsideTheCi
   EXPECT_LT(std::hypot(run.end_x + 6.01, run.end_y + 3.41), 0.05) << "did not reach its place";
 }
 
-TEST(SkillController, PlacingRobotJustInsideTheCircleStepsOutBetweenTheRobotsOnItsEdge) {
-  // MSL vs chaser, seed 103, a drop ball by our corner flag: a robot 0.2 m
-  // inside the circle came out towards its place round the circle; an
-  // opponent stood on the edge in its way, a teammate on the other side.
-  // Going round the opponent, it went 0.3 m deeper, its place moved
-  // meanwhile, and it stood 2.85 m from the spot at the restart. It steps
-  // out between the two first, and goes no deeper.
-  const Eigen::Vector2d spot(8.5, 5.384);
-  const double start = std::hypot(6.321 - spot.x(), 3.597 - spot.y());
-  const ByTheCornerFlag within = place_by_the_corner_flag(spot, 6.321, 3.597, 2.9, 5.299, 4.819, {{5.65, 3.73}},
-                                                          false, 1.5, {{6.39, 2.90}});
-  EXPECT_TRUE(within.out) << "not out of the circle in 1.5 s: ends "
-                          << std::hypot(within.end_x - spot.x(), within.end_y - spot.y()) << " m from the spot";
-  EXPECT_GE(within.closest, start - 0.05) << "went deeper into the circle";
-  const ByTheCornerFlag later = place_by_the_corner_flag(spot, 6.321, 3.597, 2.9, 5.299, 4.819, {{5.65, 3.73}},
-                                                         false, 6.0, {{6.39, 2.90}});
-  EXPECT_FALSE(later.back_in) << "went back into the circle";
-}
-
 TEST(SkillController, PlacingRobotInsideTheCircleLeavesItAwayFromItsGoalArea) {
   // MSL vs chaser, a drop ball by our corner flag: a robot 2.96 m from the
   // spot, beside our goal area, an opponent on one side and a teammate
