@@ -39,6 +39,10 @@ int restarts_command(const std::vector<std::string>& args);
 /// `robocaf pose-error LOG...`: each robot's belief of its own pose against the truth, a row per robot.
 int pose_error_command(const std::vector<std::string>& args);
 
+/// `robocaf trace LOG --robot blue/N --from T0 --to T1`: one robot's course through a stretch of a game
+/// log, with the referee's events and the robots near it.
+int trace_command(const std::vector<std::string>& args);
+
 /// `robocaf kickoff-drill LOG...`: the other team's kick-off after each goal in game logs, played again
 /// with this build from where the robots stood; how long the scorers took to stand legally.
 int kickoff_drill_command(const std::vector<std::string>& args);

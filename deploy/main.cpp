@@ -28,6 +28,7 @@ const char* kUsage =
     "  tournament  many matches against a baseline opponent (chaser, wall), with a result table\n"
     "  restarts  how long a team took to stand legally at each restart of game logs\n"
     "  pose-error  each robot's belief of its own pose against the truth in game logs\n"
+    "  trace   one robot's course through a stretch of a game log, the referee's events and who was near\n"
     "  kickoff-drill  the other team's kick-off after each goal in game logs, played again with this build\n"
     "  restart-drill  each restart in game logs at which a team kept its distance, played again likewise\n";
 
@@ -60,6 +61,7 @@ int main(int argc, char** argv) {
     if (command == "perceive") return deploy::perceive_command(args);
     if (command == "restarts") return deploy::restarts_command(args);
     if (command == "pose-error") return deploy::pose_error_command(args);
+    if (command == "trace") return deploy::trace_command(args);
     if (command == "kickoff-drill") return deploy::kickoff_drill_command(args);
     if (command == "restart-drill") return deploy::restart_drill_command(args);
     if (command == "--help" || command == "help") {

@@ -122,6 +122,19 @@ TEST(LocalMatch, TheLogHoldsEveryRobotsBeliefAndPoseErrorMeasuresIt) {
   auto old = run("pose-error " + old_log);
   EXPECT_EQ(old.status, 1) << old.output;
   EXPECT_NE(old.output.find("holds no beliefs"), std::string::npos) << old.output;
+
+  // One robot's course through the same log: a row every half second of
+  // the 2 s asked for, every other robot on the small field within 5 m.
+  auto trace = run("trace " + log + " --robot yellow/2 --from 10 --to 12 --near 5");
+  ASSERT_EQ(trace.status, 0) << trace.output;
+  EXPECT_NE(trace.output.find("yellow/2 from 10.00 to 12.00 s"), std::string::npos) << trace.output;
+  for (const char* row : {"\n    10.00 ", "\n    10.50 ", "\n    12.00 "})
+    EXPECT_NE(trace.output.find(row), std::string::npos) << "no row at" << row << ":\n" << trace.output;
+  EXPECT_NE(trace.output.find("  B1 ("), std::string::npos) << trace.output;
+  auto absent = run("trace " + log + " --robot yellow/9 --from 10 --to 12");
+  EXPECT_EQ(absent.status, 1) << absent.output;
+  EXPECT_NE(absent.output.find("has no yellow/9"), std::string::npos) << absent.output;
+  EXPECT_EQ(run("trace " + log + " --robot yellow/2 --from 12 --to 10").status, 2);
 }
 
 TEST(LocalMatch, AKilledMatchLeavesAReadableLog) {

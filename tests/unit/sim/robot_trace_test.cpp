@@ -1,0 +1,113 @@
+#include "sim/robot_trace.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+#include "runtime/game_log.hpp"
+
+namespace robocaf::sim {
+namespace {
+
+void add_robot(msg::WorldTruth* truth, msg::Team team, uint32_t id, double x, double y) {
+  auto* robot = truth->add_robots();
+  robot->set_team(team);
+  robot->set_robot_id(id);
+  robot->mutable_pose()->set_x(x);
+  robot->mutable_pose()->set_y(y);
+  robot->mutable_velocity()->set_x(0.5);
+}
+
+// Blue 3 drives along x at 0.5 m/s from the origin; yellow 2 stands at
+// (1, 1); blue 4 stands 5 m off. The ball lies at (3, 0).
+msg::LogRecord truth(double t) {
+  msg::LogRecord r;
+  r.set_t(t);
+  auto* w = r.mutable_truth();
+  w->set_t(t);
+  w->mutable_ball_position()->set_x(3.0);
+  add_robot(w, msg::BLUE, 4, 0.0, 5.0);
+  add_robot(w, msg::BLUE, 3, 0.5 * t, 0.0);
+  add_robot(w, msg::YELLOW, 2, 1.0, 1.0);
+  return r;
+}
+
+TraceRequest request_for(msg::Team team, uint32_t id, double from, double to, double every = 0.5) {
+  TraceRequest request;
+  request.team = team;
+  request.robot_id = id;
+  request.from = from;
+  request.to = to;
+  request.every = every;
+  return request;
+}
+
+msg::LogRecord referee(double t, const std::string& reason) {
+  msg::LogRecord r;
+  r.set_t(t);
+  r.mutable_referee()->set_reason(reason);
+  return r;
+}
+
+TEST(RobotTracer, SamplesTheRobotInItsWindowWithTheRobotsNearItAndTheRefereesEvents) {
+  TraceRequest request = request_for(msg::BLUE, 3, 1.0, 2.0);
+  request.near = 1.5;
+  RobotTracer tracer(request);
+  for (int k = 0; k <= 150; ++k) {
+    const double t = 0.02 * k;
+    tracer.add(truth(t));
+    if (k == 25) tracer.add(referee(t, "before the window"));
+    if (k == 60) tracer.add(referee(t, "in the window"));
+  }
+  EXPECT_TRUE(tracer.done());
+  const RobotTrace& trace = tracer.trace();
+  EXPECT_EQ(trace.truths_with_robot, 51u);  // 1.00, 1.02, ..., 2.00
+  ASSERT_EQ(trace.samples.size(), 3u);
+  EXPECT_NEAR(trace.samples[0].t, 1.0, 1e-9);
+  EXPECT_NEAR(trace.samples[1].t, 1.5, 1e-9);
+  EXPECT_NEAR(trace.samples[2].t, 2.0, 1e-9);
+  const TraceSample& at_1 = trace.samples[0];
+  EXPECT_NEAR(at_1.x, 0.5, 1e-9);
+  EXPECT_NEAR(at_1.vx, 0.5, 1e-9);
+  EXPECT_NEAR(at_1.ball_x, 3.0, 1e-9);
+  // Yellow 2 is near (1.12 m at t = 1); blue 4, 5 m off, is not.
+  ASSERT_EQ(at_1.near.size(), 1u);
+  EXPECT_EQ(at_1.near[0].team, msg::YELLOW);
+  EXPECT_EQ(at_1.near[0].robot_id, 2u);
+  EXPECT_NEAR(at_1.near[0].distance, std::hypot(0.5, 1.0), 1e-9);
+  ASSERT_EQ(trace.events.size(), 1u);
+  EXPECT_EQ(trace.events[0].event.reason(), "in the window");
+  EXPECT_NEAR(trace.events[0].t, 1.2, 1e-9);
+}
+
+TEST(RobotTracer, ARobotNotInTheLogLeavesTheTraceEmpty) {
+  RobotTracer tracer(request_for(msg::YELLOW, 3, 0.0, 1.0));
+  for (int k = 0; k <= 60; ++k) tracer.add(truth(0.02 * k));
+  EXPECT_EQ(tracer.trace().truths_with_robot, 0u);
+  EXPECT_TRUE(tracer.trace().samples.empty());
+}
+
+TEST(TraceRobot, ReadsAGameLogFile) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("robot_trace_" + std::to_string(::getpid()) + ".rclog")).string();
+  {
+    msg::LogHeader header;
+    runtime::GameLogWriter writer(path, header);
+    for (int k = 0; k <= 100; ++k) writer.append(truth(0.02 * k));
+    writer.append(referee(2.0, "after the last truth"));
+  }
+  const TraceRequest request = request_for(msg::BLUE, 3, 0.5, 2.0, 1.0);
+  const RobotTrace trace = trace_robot(path, request);
+  std::filesystem::remove(path);
+  ASSERT_EQ(trace.samples.size(), 2u);
+  EXPECT_NEAR(trace.samples[1].x, 0.75, 1e-9);
+  ASSERT_EQ(trace.events.size(), 1u);
+  EXPECT_THROW(trace_robot(path, request), runtime::GameLogError);
+}
+
+}  // namespace
+}  // namespace robocaf::sim
