@@ -35,6 +35,8 @@ void print_sample(const sim::TraceSample& s) {
   std::printf("\n");
 }
 
+void print_event(const sim::TraceEvent& e) { std::printf("%9.2f  REF %s\n", e.t, e.event.reason().c_str()); }
+
 }  // namespace
 
 int trace_command(const std::vector<std::string>& args) {
@@ -78,12 +80,10 @@ int trace_command(const std::vector<std::string>& args) {
               "near");
   size_t e = 0;
   for (const sim::TraceSample& s : trace.samples) {
-    for (; e < trace.events.size() && trace.events[e].t <= s.t; ++e)
-      std::printf("%9.2f  REF %s\n", trace.events[e].t, trace.events[e].event.reason().c_str());
+    for (; e < trace.events.size() && trace.events[e].t <= s.t; ++e) print_event(trace.events[e]);
     print_sample(s);
   }
-  for (; e < trace.events.size(); ++e)
-    std::printf("%9.2f  REF %s\n", trace.events[e].t, trace.events[e].event.reason().c_str());
+  for (; e < trace.events.size(); ++e) print_event(trace.events[e]);
   return 0;
 }
 
