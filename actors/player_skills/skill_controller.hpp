@@ -153,6 +153,11 @@ struct SkillParams {
   // while that stays free and lies at most this many robot radii further
   // from it than the best one; below 0: never.
   double exit_keep_radii = 2.0;
+  // One short of the distance by no more than this many robot radii, whose
+  // straight way to that point runs into a robot, steps out past the
+  // distance between the robots on the edge instead, where it can
+  // (step_out_of_circle); below 0: never.
+  double step_out_band_radii = 0.5;
   double opponent_clearance = 0.01;   // m kept between our body and an opponent's on a planned path
   // Pushing (league rules.pushing_seconds > 0): against an opponent whose
   // estimated gap is under pushing_reach, at most this fraction of
@@ -322,6 +327,22 @@ class SkillController {
                                    const Eigen::Vector2d& place,
                                    const std::vector<CircleObstacle>& occupied = {},
                                    const std::optional<Eigen::Vector2d>& kept = std::nullopt) const;
+  // For a robot just inside the distance `keep_out` round `centre` (R: the
+  // circle placing robots keep out of): the nearest point on R, else halfway
+  // between the distance and R, else just past the distance, within 60
+  // degrees of straight out, inside the lines, that it reaches on a straight
+  // way (way_clear_of()) and stands on clear of the opponents' bodies and
+  // no nearer the teammates than teammate_keep() (or than it stands); none
+  // when there is none.
+  std::optional<Eigen::Vector2d> step_out_of_circle(const Pose& self, const Eigen::Vector2d& centre,
+                                                    double keep_out, double R,
+                                                    const std::vector<Eigen::Vector2d>& teammates,
+                                                    const std::vector<Eigen::Vector2d>& opponents) const;
+  // Whether the straight way from `from` to `to` passes every robot in
+  // `robots` without touching it, or, one it touches already, without
+  // coming nearer.
+  bool way_clear_of(const Eigen::Vector2d& from, const Eigen::Vector2d& to,
+                    const std::vector<Eigen::Vector2d>& robots) const;
   // Like detour_around_ball, with a wider berth, and targets at the ball
   // moved off it and out of the lane a rolling ball is about to roll along.
   void avoid_ball(const Pose& self, double bx, double by, double& tx, double& ty) const;

@@ -1972,6 +1972,26 @@ TEST(SkillController, PlacingRobotStandingLegallyGoesRoundAnOpponentOutsideTheCi
   EXPECT_LT(std::hypot(run.end_x + 6.01, run.end_y + 3.41), 0.05) << "did not reach its place";
 }
 
+TEST(SkillController, PlacingRobotJustShortOfTheDistanceStepsOutBetweenTheRobotsOnTheEdge) {
+  // MSL vs chaser, seed 103, a drop ball by our corner flag: a robot 2.92 m
+  // from the spot (3 m needed) headed for the point on the edge towards its
+  // place; an opponent stood on the edge in its way, a teammate 0.7 m off
+  // on the other side. Going round the opponent it went 0.15 m deeper, its
+  // place moved round the circle meanwhile, and it stood 2.86 m from the
+  // spot at the restart. It steps out past the distance between the two
+  // first, and goes no deeper.
+  const Eigen::Vector2d spot(8.5, 5.384);
+  const double start = std::hypot(6.321 - spot.x(), 3.597 - spot.y());
+  const ByTheCornerFlag soon = place_by_the_corner_flag(spot, 6.321, 3.597, 2.9, 5.299, 4.819, {{5.65, 3.73}},
+                                                        false, 1.5, {{6.39, 2.90}});
+  EXPECT_TRUE(soon.out) << "not out of the circle in 1.5 s: ends "
+                        << std::hypot(soon.end_x - spot.x(), soon.end_y - spot.y()) << " m from the spot";
+  EXPECT_GE(soon.closest, start - 0.02) << "went deeper into the circle";
+  const ByTheCornerFlag later = place_by_the_corner_flag(spot, 6.321, 3.597, 2.9, 5.299, 4.819, {{5.65, 3.73}},
+                                                         false, 6.0, {{6.39, 2.90}});
+  EXPECT_FALSE(later.back_in) << "went back into the circle";
+}
+
 TEST(SkillController, PlacingRobotInsideTheCircleLeavesItAwayFromItsGoalArea) {
   // MSL vs chaser, a drop ball by our corner flag: a robot 2.96 m from the
   // spot, beside our goal area, an opponent on one side and a teammate
