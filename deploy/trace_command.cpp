@@ -3,6 +3,7 @@
 // and every so often where it stood, how it moved, the ball, and the robots
 // near it. Why the referee moved a robot reads from here, no debug build.
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -23,7 +24,9 @@ const char* kTraceUsage =
     "  one robot's course from T0 to T1 s of the game log: the referee's events, and every S s\n"
     "  (default 0.5) its true pose (x y m, heading rad), velocity (m/s) and turn rate (rad/s),\n"
     "  its distance to the ball, and the robots within M m of it (default 1.5), nearest first\n"
-    "  (B3: blue 3, Y2: yellow 2)";
+    "  (B3: blue 3, Y2: yellow 2); under it, from logs that hold them, what its player skills steered\n"
+    "  for: directive and role, the placement, the way out of a restart circle (exit, or steps out to),\n"
+    "  the point it aimed at and the planner's first waypoint towards it";
 
 char team_letter(msg::Team team) { return team == msg::BLUE ? 'B' : team == msg::YELLOW ? 'Y' : '?'; }
 
@@ -33,6 +36,28 @@ void print_sample(const sim::TraceSample& s) {
   for (const sim::TraceNeighbour& n : s.near)
     std::printf("  %c%u (%.2f, %.2f) %.2f", team_letter(n.team), n.robot_id, n.x, n.y, n.distance);
   std::printf("\n");
+}
+
+// "ROLE_ATTACKER" -> "attacker".
+std::string short_name(const std::string& name) {
+  std::string out = name.substr(name.find('_') + 1);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+void print_point(const char* label, const msg::Vec2F& p) { std::printf("  %s (%.2f, %.2f)", label, p.x(), p.y()); }
+
+// What its skills steered for, under the sample it belongs to.
+void print_intent(const sim::TraceSample& s) {
+  if (!s.intent) return;
+  const msg::SkillIntent& i = *s.intent;
+  std::printf("%9s  %s", "", short_name(msg::CoachDirective_Name(i.directive())).c_str());
+  if (i.directive() == msg::COACH_PLAY) std::printf(" %s", short_name(msg::Role_Name(i.role())).c_str());
+  if (i.has_placement()) print_point("place", i.placement());
+  if (i.has_exit()) print_point(i.stepping_out() ? "steps out to" : "exit", i.exit());
+  if (i.has_aim()) print_point("aim", i.aim());
+  if (i.has_waypoint()) print_point("waypoint", i.waypoint());
+  std::printf("  (%.2f s before)\n", s.t - s.intent_t);
 }
 
 void print_event(const sim::TraceEvent& e) { std::printf("%9.2f  REF %s\n", e.t, e.event.reason().c_str()); }
@@ -82,6 +107,7 @@ int trace_command(const std::vector<std::string>& args) {
   for (const sim::TraceSample& s : trace.samples) {
     for (; e < trace.events.size() && trace.events[e].t <= s.t; ++e) print_event(trace.events[e]);
     print_sample(s);
+    print_intent(s);
   }
   for (; e < trace.events.size(); ++e) print_event(trace.events[e]);
   return 0;

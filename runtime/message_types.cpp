@@ -32,7 +32,8 @@ void add_message_types(caf::actor_system_config& cfg) {
              msg::PlayerInstruction, msg::ManualRefereeCommand, msg::ActorAddress, msg::Ready,
              msg::Heartbeat, msg::HeartbeatAck, msg::HealthReport, msg::FaultInjection,
              msg::NodeIdentity, msg::Registration, msg::Roster, msg::CycleDone,
-             msg::Telemetry, msg::OnboardFrame, msg::ScenarioResult, msg::CameraImage, msg::SelfBelief>(cfg);
+             msg::Telemetry, msg::OnboardFrame, msg::ScenarioResult, msg::CameraImage, msg::SelfBelief,
+             msg::SkillIntent>(cfg);
 }
 
 }  // namespace robocaf::runtime

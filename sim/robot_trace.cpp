@@ -22,6 +22,20 @@ void RobotTracer::add(const msg::LogRecord& record) {
     done_ = true;
     return;
   }
+  // Its intent from before the window too: the first sample shows what it
+  // was steering for then.
+  if (record.has_intent() && record.intent().team() == request_.team &&
+      record.intent().robot_id() == request_.robot_id) {
+    intent_ = record.intent();
+    intent_t_ = record.t();
+    // The world logs a cycle's intents after its truth: one of the last
+    // sample's cycle belongs to it.
+    if (!trace_.samples.empty() && std::abs(trace_.samples.back().t - record.t()) < kTimeEps) {
+      trace_.samples.back().intent = intent_;
+      trace_.samples.back().intent_t = intent_t_;
+    }
+    return;
+  }
   if (record.t() < request_.from - kTimeEps) return;
   if (record.has_referee()) {
     trace_.events.push_back({record.t(), record.referee()});
@@ -51,6 +65,8 @@ void RobotTracer::add(const msg::LogRecord& record) {
     const double d = std::hypot(other.pose().x() - sample.x, other.pose().y() - sample.y);
     if (d <= request_.near) sample.near.push_back({other.team(), other.robot_id(), other.pose().x(), other.pose().y(), d});
   }
+  sample.intent = intent_;
+  sample.intent_t = intent_t_;
   std::sort(sample.near.begin(), sample.near.end(),
             [](const TraceNeighbour& a, const TraceNeighbour& b) { return a.distance < b.distance; });
   trace_.samples.push_back(std::move(sample));

@@ -1,11 +1,13 @@
 #pragma once
 // One robot's course through a stretch of a game log: where it stood and how
-// it moved (the WorldTruth records), the robots near it, and the referee's
-// calls meanwhile. Plain C++ over game-log records; `robocaf trace` prints
+// it moved (the WorldTruth records), what its player skills steered for (the
+// SkillIntent records), the robots near it, and the referee's calls
+// meanwhile. Plain C++ over game-log records; `robocaf trace` prints
 // it. Reading why the referee moved a robot starts here, without a debug
 // build or a replay.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,10 @@ struct TraceSample {
   double vx = 0.0, vy = 0.0, omega = 0.0;
   double ball_x = 0.0, ball_y = 0.0;
   std::vector<TraceNeighbour> near;  // nearest first
+  /// Its player skills' newest intent logged at or before t (none in logs
+  /// from before intents were logged), and when it was logged.
+  std::optional<msg::SkillIntent> intent;
+  double intent_t = 0.0;
 };
 
 /// A referee event in the window.
@@ -67,6 +73,8 @@ class RobotTracer {
   RobotTrace trace_;
   double next_sample_t_;
   bool done_ = false;
+  std::optional<msg::SkillIntent> intent_;  // the robot's newest
+  double intent_t_ = 0.0;
 };
 
 /// Traces the game log at `path`, reading no further than the window.

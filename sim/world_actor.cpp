@@ -70,6 +70,7 @@ struct WorldState {
   std::set<BarrierKey> pending;          // what the current cycle waits for
   std::map<RobotKey, msg::RobotCommand> commands;  // this cycle's, logged in key order
   std::map<RobotKey, msg::SelfBelief> beliefs;     // this cycle's, logged in key order
+  std::map<RobotKey, msg::SkillIntent> intents;    // this cycle's, logged in key order after the beliefs
   // Commands on their way to the wheels (league.robot.actuation_delay), in
   // arrival order; applied before the physics step they are due at.
   struct DelayedCommand {
@@ -540,6 +541,8 @@ void end_cycle(Self* self) {
   s.commands.clear();
   for (auto& [key, belief] : s.beliefs) log_record(self, [&](msg::LogRecord& r) { *r.mutable_belief() = belief; });
   s.beliefs.clear();
+  for (auto& [key, intent] : s.intents) log_record(self, [&](msg::LogRecord& r) { *r.mutable_intent() = intent; });
+  s.intents.clear();
   merge_announced_roles(self);
   for (auto& [team, assignment] : s.roles) {
     std::string roles;
@@ -712,6 +715,13 @@ caf::behavior world(Self* self, caf::actor directory, WorldOptions options) {
         if (!s.started || s.finished) return;
         if (belief.team() != msg::BLUE && belief.team() != msg::YELLOW) return;
         s.beliefs[{int(belief.team()), belief.robot_id()}] = belief;
+      },
+      [self](const msg::SkillIntent& intent) {
+        // For the log only, like the beliefs.
+        auto& s = self->state;
+        if (!s.started || s.finished) return;
+        if (intent.team() != msg::BLUE && intent.team() != msg::YELLOW) return;
+        s.intents[{int(intent.team()), intent.robot_id()}] = intent;
       },
       [self](const msg::ManualRefereeCommand& command) {
         // Applied at the start of the next cycle, so in virtual time it lands

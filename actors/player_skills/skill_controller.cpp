@@ -172,6 +172,7 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
     go_round_own_goal_area(self, tx, ty);
   }
   if (give_way_) give_way_to_teammates(self, tx, ty);
+  intent_.aim = V(tx, ty);
   if (avoid_opponents_ && !plan_round_.empty()) {
     // Placing, a way through our goal area (the keeper's) left a robot
     // standing in it at the restart (MSL corner kicks: boxed in beyond our
@@ -204,6 +205,7 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
       if (plan.waypoints.size() > 2) stop_at_target = false;
       tx = plan.waypoints[1].x();
       ty = plan.waypoints[1].y();
+      intent_.waypoint = V(tx, ty);
     }
   }
   const V d(tx - self.x, ty - self.y);
@@ -1505,6 +1507,7 @@ double SkillController::ramp_forward_speed(double vx, double t, double fraction)
 msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const msg::PlayerInstruction& instruction,
                                          uint64_t cycle, double t) {
   msg::MotionCommand cmd;
+  intent_ = Intent{};
   const std::optional<double> previous_step_t = previous_step_t_;  // safety search's control period
   if (std::isfinite(t)) previous_step_t_ = t;
   cmd.set_cycle(cycle);
@@ -1804,8 +1807,12 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
           std::vector<V> robots = teammates_;
           robots.insert(robots.end(), opponents.begin(), opponents.end());
           if (!way_clear_of(V(self.x, self.y), exit, robots))
-            if (const auto out = step_out_of_circle(self, *spot, keep_out, R, teammates_, opponents)) exit = *out;
+            if (const auto out = step_out_of_circle(self, *spot, keep_out, R, teammates_, opponents)) {
+              exit = *out;
+              intent_.stepping_out = true;
+            }
         }
+        intent_.exit = exit;
         tx = exit.x();
         ty = exit.y();
         // Of the two ends, the one pointing away from the spot leads: the

@@ -263,6 +263,17 @@ class SkillController {
   enum class AttackPhase { kApproach, kAlign, kPush };
   AttackPhase attack_phase() const { return phase_; }
 
+  /// What the last step() steered for, for the game log (msg::SkillIntent)
+  /// and tests: the point it drove towards after its own rules (`aim`), the
+  /// planner's first waypoint towards it, and placing from inside the
+  /// circle round the ball's spot, the point on its edge it headed for and
+  /// whether it stepped out between the robots there. Unset: not this step.
+  struct Intent {
+    std::optional<Eigen::Vector2d> aim, waypoint, exit;
+    bool stepping_out = false;
+  };
+  const Intent& intent() const { return intent_; }
+
   msg::Team team() const { return team_; }
   uint32_t robot_id() const { return robot_id_; }
 
@@ -474,6 +485,7 @@ class SkillController {
   bool symmetric_;  // differential without a kicker: both ends push
 
   AttackPhase phase_ = AttackPhase::kApproach;
+  Intent intent_;
   int side_ = 0;  // which side of the ball the attacker goes round (+1 left of the ball-goal line, -1 right)
   double last_vx_ = 0.0;             // forward speed asked for last cycle (differential)
   double rolling_forward_ = 0.0;     // this cycle: the estimated speed along the heading

@@ -88,7 +88,7 @@ TEST(LocalMatch, RestartsTellsHowLongEachTeamTookToStandLegally) {
 
 // Every robot's belief of its own pose is in the log, so any match tells how
 // well its robots knew where they stood.
-TEST(LocalMatch, TheLogHoldsEveryRobotsBeliefAndPoseErrorMeasuresIt) {
+TEST(LocalMatch, TheLogHoldsEveryRobotsBeliefAndIntentAndTheCommandsReadThem) {
   const std::string log = temp_path("beliefs.rclog");
   ASSERT_EQ(run("match --seed 3 --half-duration 20 --quiet --log " + log).status, 0);
   const sim::PoseErrorLog measured = sim::measure_pose_error(log);
@@ -104,6 +104,28 @@ TEST(LocalMatch, TheLogHoldsEveryRobotsBeliefAndPoseErrorMeasuresIt) {
   }
   EXPECT_LE(measured.samples.size(), measured.beliefs);
   EXPECT_GT(measured.samples.size(), measured.beliefs - 100) << "beliefs the truth did not meet";
+
+  // And every robot's intent (what its player skills steered for), as often
+  // as its belief; placing, with the place it was told.
+  std::map<std::pair<int, uint32_t>, int> intents, placing_without_place, steering;
+  {
+    runtime::GameLogReader reader{log};
+    msg::LogRecord record;
+    while (reader.next(record)) {
+      if (!record.has_intent()) continue;
+      const msg::SkillIntent& i = record.intent();
+      const std::pair<int, uint32_t> robot{int(i.team()), i.robot_id()};
+      ++intents[robot];
+      if (i.directive() == msg::COACH_PLACE && !i.has_placement()) ++placing_without_place[robot];
+      if (i.has_aim()) ++steering[robot];
+    }
+  }
+  ASSERT_EQ(intents.size(), 10u);
+  for (const auto& [robot, n] : intents) {
+    EXPECT_GT(n, 400) << "team " << robot.first << " robot " << robot.second;
+    EXPECT_EQ(placing_without_place[robot], 0) << "team " << robot.first << " robot " << robot.second;
+    EXPECT_GT(steering[robot], 0) << "team " << robot.first << " robot " << robot.second;
+  }
 
   auto table = run("pose-error " + log + " --team yellow --over 0.005 --list");
   ASSERT_EQ(table.status, 0) << table.output;
@@ -131,6 +153,7 @@ TEST(LocalMatch, TheLogHoldsEveryRobotsBeliefAndPoseErrorMeasuresIt) {
   for (const char* row : {"\n    10.00 ", "\n    10.50 ", "\n    12.00 "})
     EXPECT_NE(trace.output.find(row), std::string::npos) << "no row at" << row << ":\n" << trace.output;
   EXPECT_NE(trace.output.find("  B1 ("), std::string::npos) << trace.output;
+  EXPECT_NE(trace.output.find(" s before)\n"), std::string::npos) << "no intent under a row:\n" << trace.output;
   auto absent = run("trace " + log + " --robot yellow/9 --from 10 --to 12");
   EXPECT_EQ(absent.status, 1) << absent.output;
   EXPECT_NE(absent.output.find("has no yellow/9"), std::string::npos) << absent.output;

@@ -1915,6 +1915,8 @@ TEST(SkillController, PlacingRobotInsideTheCircleKeepsTheWayOutItChoseAsItsPlace
 struct ByTheCornerFlag {
   double closest = 1e9, end_x = 0.0, end_y = 0.0;
   bool out = false, back_in = false, in_goal_area = false;
+  bool stepped_out = false;  // SkillController::intent() said so at some step
+  bool exit_while_inside = true;  // every step inside the circle reported the point it headed for
 };
 ByTheCornerFlag place_by_the_corner_flag(const Eigen::Vector2d& spot, double x, double y, double theta,
                                          double place_x, double place_y,
@@ -1944,6 +1946,8 @@ ByTheCornerFlag place_by_the_corner_flag(const Eigen::Vector2d& spot, double x, 
     w.step(place);
     const double from_spot = std::hypot(w.x - spot.x(), w.y - spot.y());
     run.closest = std::min(run.closest, from_spot);
+    run.stepped_out = run.stepped_out || w.skills.intent().stepping_out;
+    if (from_spot < keep) run.exit_while_inside = run.exit_while_inside && w.skills.intent().exit.has_value();
     run.back_in = run.back_in || (run.out && from_spot < keep);
     run.out = run.out || from_spot >= keep;
     const auto& f = w.league.field();
@@ -1954,6 +1958,30 @@ ByTheCornerFlag place_by_the_corner_flag(const Eigen::Vector2d& spot, double x, 
   run.end_x = w.x;
   run.end_y = w.y;
   return run;
+}
+
+TEST(SkillController, IntentSaysWhereItSteeredAndIsEmptyWhileHolding) {
+  // Placing with an opponent in its way: it aims at its place and heads for
+  // the planner's waypoint beside the opponent; holding, it steers nowhere.
+  MiniWorld w(runtime::preset_match_config("msl"));
+  w.bx = 4.0;
+  w.by = 4.0;
+  w.ball_moves = false;
+  w.opponents = {{1.0, 0.02}};
+  const msg::PlayerInstruction place = placing_for(msg::RESTART_FREE_KICK, msg::ROLE_SUPPORTER, 2.5, 0.0, 0.0);
+  for (int k = 0; k < 5; ++k) w.step(place);
+  const SkillController::Intent& placing = w.skills.intent();
+  ASSERT_TRUE(placing.aim.has_value());
+  EXPECT_LT((*placing.aim - Eigen::Vector2d(2.5, 0.0)).norm(), 1e-6);
+  ASSERT_TRUE(placing.waypoint.has_value());
+  EXPECT_GT(std::abs(placing.waypoint->y()), 0.3) << "not beside the opponent";
+  EXPECT_FALSE(placing.exit.has_value()) << "outside every restart circle";
+  EXPECT_FALSE(placing.stepping_out);
+  msg::PlayerInstruction hold;
+  hold.set_directive(msg::COACH_HOLD);
+  w.step(hold);
+  EXPECT_FALSE(w.skills.intent().aim.has_value());
+  EXPECT_FALSE(w.skills.intent().waypoint.has_value());
 }
 
 TEST(SkillController, PlacingRobotStandingLegallyGoesRoundAnOpponentOutsideTheCircleNotInside) {
@@ -1987,6 +2015,8 @@ TEST(SkillController, PlacingRobotJustShortOfTheDistanceStepsOutBetweenTheRobots
   EXPECT_TRUE(soon.out) << "not out of the circle in 1.5 s: ends "
                         << std::hypot(soon.end_x - spot.x(), soon.end_y - spot.y()) << " m from the spot";
   EXPECT_GE(soon.closest, start - 0.02) << "went deeper into the circle";
+  EXPECT_TRUE(soon.stepped_out) << "the intent for the game log does not say so";
+  EXPECT_TRUE(soon.exit_while_inside);
   const ByTheCornerFlag later = place_by_the_corner_flag(spot, 6.321, 3.597, 2.9, 5.299, 4.819, {{5.65, 3.73}},
                                                          false, 6.0, {{6.39, 2.90}});
   EXPECT_FALSE(later.back_in) << "went back into the circle";

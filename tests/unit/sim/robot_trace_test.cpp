@@ -91,6 +91,54 @@ TEST(RobotTracer, ARobotNotInTheLogLeavesTheTraceEmpty) {
   EXPECT_TRUE(tracer.trace().samples.empty());
 }
 
+msg::LogRecord intent(double t, msg::Team team, uint32_t id, double aim_x) {
+  msg::LogRecord r;
+  r.set_t(t);
+  auto* i = r.mutable_intent();
+  i->set_t(t);
+  i->set_team(team);
+  i->set_robot_id(id);
+  i->set_directive(msg::COACH_PLACE);
+  i->mutable_aim()->set_x(static_cast<float>(aim_x));
+  return r;
+}
+
+TEST(RobotTracer, EachSampleCarriesTheRobotsNewestIntentFromBeforeTheWindowOn) {
+  RobotTracer tracer(request_for(msg::BLUE, 3, 1.0, 2.0));
+  for (int k = 0; k <= 150; ++k) {
+    const double t = 0.02 * k;
+    tracer.add(truth(t));
+    // Blue 3's every 0.1 s, aiming at where it stood then; another robot's
+    // at the same times, which must not show.
+    if (k % 5 == 0) {
+      tracer.add(intent(t, msg::BLUE, 3, 0.5 * t));
+      tracer.add(intent(t, msg::YELLOW, 3, -9.0));
+    }
+  }
+  const RobotTrace& trace = tracer.trace();
+  ASSERT_EQ(trace.samples.size(), 3u);
+  for (const TraceSample& sample : trace.samples) {
+    ASSERT_TRUE(sample.intent.has_value()) << sample.t;
+    EXPECT_EQ(sample.intent->team(), msg::BLUE);
+    // Logged after the truth of its cycle, and still the sample's.
+    EXPECT_NEAR(sample.intent_t, sample.t, 1e-9);
+    EXPECT_NEAR(sample.intent->aim().x(), 0.5 * sample.intent_t, 1e-6);
+  }
+  // Samples between intents carry the one before.
+  RobotTracer between(request_for(msg::BLUE, 3, 1.04, 2.0));
+  for (int k = 0; k <= 150; ++k) {
+    between.add(truth(0.02 * k));
+    if (k % 5 == 0) between.add(intent(0.02 * k, msg::BLUE, 3, 0.01 * k));
+  }
+  ASSERT_FALSE(between.trace().samples.empty());
+  EXPECT_NEAR(between.trace().samples[0].intent_t, 1.0, 1e-9);
+  // A log without intents (older than them): samples without one.
+  RobotTracer bare(request_for(msg::BLUE, 3, 0.0, 1.0));
+  for (int k = 0; k <= 60; ++k) bare.add(truth(0.02 * k));
+  ASSERT_FALSE(bare.trace().samples.empty());
+  EXPECT_FALSE(bare.trace().samples[0].intent.has_value());
+}
+
 TEST(TraceRobot, ReadsAGameLogFile) {
   const std::string path =
       (std::filesystem::temp_directory_path() / ("robot_trace_" + std::to_string(::getpid()) + ".rclog")).string();
