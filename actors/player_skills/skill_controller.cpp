@@ -171,7 +171,11 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
     keep_out_of_own_goal_area(tx, ty);
     go_round_own_goal_area(self, tx, ty);
   }
-  if (give_way_) give_way_to_teammates(self, tx, ty);
+  // Not stepping out of a restart circle: the point it steps to is clear of
+  // its teammates already (step_out_of_circle), and a way round one it
+  // stood within teammate_keep() of led 0.3 m off it, deeper into the
+  // circle (MSL vs chaser, seed 81: 2 cm short at the restart).
+  if (give_way_ && !stepping_out_) give_way_to_teammates(self, tx, ty);
   intent_.aim = V(tx, ty);
   if (avoid_opponents_ && !plan_round_.empty()) {
     // Placing, a way through our goal area (the keeper's) left a robot
@@ -1508,6 +1512,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
                                          uint64_t cycle, double t) {
   msg::MotionCommand cmd;
   intent_ = Intent{};
+  stepping_out_ = false;
   const std::optional<double> previous_step_t = previous_step_t_;  // safety search's control period
   if (std::isfinite(t)) previous_step_t_ = t;
   cmd.set_cycle(cycle);
@@ -1809,10 +1814,11 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
           if (!way_clear_of(V(self.x, self.y), exit, robots))
             if (const auto out = step_out_of_circle(self, *spot, keep_out, R, teammates_, opponents)) {
               exit = *out;
-              intent_.stepping_out = true;
+              stepping_out_ = true;
             }
         }
         intent_.exit = exit;
+        intent_.stepping_out = stepping_out_;
         tx = exit.x();
         ty = exit.y();
         // Of the two ends, the one pointing away from the spot leads: the

@@ -486,6 +486,7 @@ class SkillController {
 
   AttackPhase phase_ = AttackPhase::kApproach;
   Intent intent_;
+  bool stepping_out_ = false;  // this step heads for a point step_out_of_circle() found
   int side_ = 0;  // which side of the ball the attacker goes round (+1 left of the ball-goal line, -1 right)
   double last_vx_ = 0.0;             // forward speed asked for last cycle (differential)
   double rolling_forward_ = 0.0;     // this cycle: the estimated speed along the heading

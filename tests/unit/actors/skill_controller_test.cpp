@@ -2022,6 +2022,23 @@ TEST(SkillController, PlacingRobotJustShortOfTheDistanceStepsOutBetweenTheRobots
   EXPECT_FALSE(later.back_in) << "went back into the circle";
 }
 
+TEST(SkillController, PlacingRobotSteppingOutPastATeammateAtHandGoesStraightThere) {
+  // MSL vs chaser, seed 81 with the step out, a drop ball by our corner
+  // flag: a robot 2.91 m from the spot chose a point to step out to, a
+  // teammate 0.6 m off beside it (nearer than the skills keep). Its way
+  // round that teammate (give_way_to_teammates) aimed 0.3 m off the point,
+  // deeper in; it turned and crept, and stood 2.98 m from the spot at the
+  // restart, 2.3 s later. The point is clear of the teammate already: it
+  // goes straight there.
+  const Eigen::Vector2d spot(-7.844, -5.375);
+  const ByTheCornerFlag run = place_by_the_corner_flag(spot, -7.869, -2.461, 0.70, -6.73, -2.32, {{-8.68, -2.28}},
+                                                       true, 1.0, {{-7.44, -2.04}});
+  EXPECT_TRUE(run.out) << "not out of the circle in 1 s: ends "
+                       << std::hypot(run.end_x - spot.x(), run.end_y - spot.y()) << " m from the spot";
+  EXPECT_TRUE(run.stepped_out);
+  EXPECT_GE(run.closest, std::hypot(-7.869 - spot.x(), -2.461 - spot.y()) - 0.02) << "went deeper into the circle";
+}
+
 TEST(SkillController, PlacingRobotInsideTheCircleLeavesItAwayFromItsGoalArea) {
   // MSL vs chaser, a drop ball by our corner flag: a robot 2.96 m from the
   // spot, beside our goal area, an opponent on one side and a teammate
