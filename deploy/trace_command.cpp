@@ -3,7 +3,6 @@
 // and every so often where it stood, how it moved, the ball, and the robots
 // near it. Why the referee moved a robot reads from here, no debug build.
 
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -12,6 +11,7 @@
 
 #include "deploy/cli.hpp"
 #include "deploy/commands.hpp"
+#include "runtime/actor_address.hpp"
 #include "runtime/noise_covariance.hpp"
 #include "sim/robot_trace.hpp"
 
@@ -38,21 +38,14 @@ void print_sample(const sim::TraceSample& s) {
   std::printf("\n");
 }
 
-// "ROLE_ATTACKER" -> "attacker".
-std::string short_name(const std::string& name) {
-  std::string out = name.substr(name.find('_') + 1);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 void print_point(const char* label, const msg::Vec2F& p) { std::printf("  %s (%.2f, %.2f)", label, p.x(), p.y()); }
 
 // What its skills steered for, under the sample it belongs to.
 void print_intent(const sim::TraceSample& s) {
   if (!s.intent) return;
   const msg::SkillIntent& i = *s.intent;
-  std::printf("%9s  %s", "", short_name(msg::CoachDirective_Name(i.directive())).c_str());
-  if (i.directive() == msg::COACH_PLAY) std::printf(" %s", short_name(msg::Role_Name(i.role())).c_str());
+  std::printf("%9s  %s", "", runtime::short_enum_name(msg::CoachDirective_Name(i.directive())).c_str());
+  if (i.directive() == msg::COACH_PLAY) std::printf(" %s", runtime::short_enum_name(msg::Role_Name(i.role())).c_str());
   if (i.has_placement()) print_point("place", i.placement());
   if (i.has_exit()) print_point(i.stepping_out() ? "steps out to" : "exit", i.exit());
   if (i.has_aim()) print_point("aim", i.aim());

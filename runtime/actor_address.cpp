@@ -21,14 +21,14 @@ std::string team_name(msg::Team team) {
   }
 }
 
-std::string kind_name(msg::ActorKind kind) {
-  std::string name = msg::ActorKind_Name(kind);
-  const std::string prefix = "ACTOR_";
-  if (name.rfind(prefix, 0) == 0) name = name.substr(prefix.size());
+std::string short_enum_name(const std::string& proto_name) {
+  std::string name = proto_name.substr(proto_name.find('_') + 1);
   std::transform(name.begin(), name.end(), name.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return name;
 }
+
+std::string kind_name(msg::ActorKind kind) { return short_enum_name(msg::ActorKind_Name(kind)); }
 
 std::string address_key(const msg::ActorAddress& address) {
   if (address.team() == msg::TEAM_UNSPECIFIED) return kind_name(address.kind());

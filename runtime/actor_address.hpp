@@ -17,6 +17,11 @@ std::string address_key(const msg::ActorAddress& address);
 /// Short lower-case name of an actor kind ("world_knowledge").
 std::string kind_name(msg::ActorKind kind);
 
+/// A protobuf enum value's name without its prefix, in lower case:
+/// "ROLE_ATTACKER" -> "attacker", "ACTOR_WORLD_KNOWLEDGE" -> "world_knowledge"
+/// (everything after the first underscore).
+std::string short_enum_name(const std::string& proto_name);
+
 /// "blue", "yellow" or "neutral".
 std::string team_name(msg::Team team);
 

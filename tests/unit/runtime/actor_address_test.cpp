@@ -10,6 +10,8 @@ TEST(ActorAddress, KeysNameTeamRobotAndKind) {
   EXPECT_EQ(address_key(make_address(msg::YELLOW, 0, msg::ACTOR_COACH)), "yellow/team/coach");
   EXPECT_EQ(address_key(make_address(msg::TEAM_UNSPECIFIED, 0, msg::ACTOR_WORLD)), "world");
   EXPECT_EQ(kind_name(msg::ACTOR_WORLD_KNOWLEDGE), "world_knowledge");
+  EXPECT_EQ(short_enum_name("ROLE_ATTACKER"), "attacker");
+  EXPECT_EQ(short_enum_name("COACH_PLACE"), "place");
 }
 
 TEST(ActorAddress, CanonicalOrderIsTeamThenRobotThenKind) {
