@@ -76,7 +76,7 @@ struct DrillRun {
   msg::MatchConfig config;
   msg::WorldTruth start;
   std::optional<msg::GameState> opening_restart;  // none: blue's kick-off
-  std::vector<sim::LeadInCycle> lead_in;          // WorldOptions::lead_in
+  sim::LeadIn lead_in;                            // WorldOptions::lead_in, shared by repeats
   unsigned repeat = 0;                            // which of a moment's repeats (repeated())
   std::string log;  // its game log
   // Out: the drill's one phase, or why it failed.

@@ -82,7 +82,7 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
         sim::KickoffDrill kickoff = sim::kickoff_drill(goal);
         run.config = kickoff.config;
         run.start = kickoff.start;
-        run.lead_in = std::move(kickoff.lead_in);
+        run.lead_in = sim::LeadIn(std::move(kickoff.lead_in));
       } catch (const std::exception& e) {
         run.error = e.what();
       }

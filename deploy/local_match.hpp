@@ -25,7 +25,7 @@ struct LocalMatchOptions {
   /// See sim::WorldOptions.
   std::optional<msg::WorldTruth> start_from;
   std::optional<msg::GameState> opening_restart;  // WorldOptions::opening_restart
-  std::vector<sim::LeadInCycle> lead_in;          // WorldOptions::lead_in
+  sim::LeadIn lead_in;                            // WorldOptions::lead_in
   bool stop_at_first_start = false;
 };
 

@@ -95,7 +95,7 @@ int restart_drill_command(const std::vector<std::string>& args) {
         sim::RestartDrill restart = sim::restart_drill(moment);
         run.config = restart.config;
         run.start = restart.start;
-        run.lead_in = std::move(restart.lead_in);
+        run.lead_in = sim::LeadIn(std::move(restart.lead_in));
         run.opening_restart = restart.opening;
       } catch (const std::exception& e) {
         run.error = e.what();

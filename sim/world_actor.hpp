@@ -76,7 +76,7 @@ struct WorldOptions {
   /// (REF_FORCE_START), so they see, remember and decide as they did in the
   /// match. No referee judges it. Then the world starts from start_from, and
   /// the referee begins as without a lead-in. Ignored for scenarios.
-  std::vector<LeadInCycle> lead_in;
+  LeadIn lead_in;
   /// The match opens with this restart (its restart, restart_team and
   /// ball_spot; Referee::open_with_restart()) instead of blue's kick-off
   /// (`robocaf restart-drill`). Ignored for scenarios.

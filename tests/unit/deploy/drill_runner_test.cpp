@@ -22,5 +22,27 @@ TEST(DrillLogStems, LogsOfTheSameNameInOtherFoldersGetTheFolderBeforeIt) {
   EXPECT_EQ(same[3], "seed6");
 }
 
+// Each repeat of a moment plays the same lead-in: they share it rather than
+// each holding a copy (40 MSL logs' restarts drilled twice held 2.5 GB).
+TEST(RepeatedDrills, ShareOneLeadInAndDrawTheirOwnNoise) {
+  std::vector<sim::LeadInCycle> cycles(3);
+  for (size_t k = 0; k < cycles.size(); ++k) cycles[k].truth.set_cycle(100 + k);
+  DrillRun run;
+  run.config.set_seed(7);
+  run.log = "/logs/seed7-restart4.rclog";
+  run.lead_in = sim::LeadIn(std::move(cycles));
+  const std::vector<DrillRun> runs = repeated(run, 3);
+  ASSERT_EQ(runs.size(), 3u);
+  for (const DrillRun& copy : runs) {
+    ASSERT_EQ(copy.lead_in.size(), 3u);
+    EXPECT_EQ(&copy.lead_in[0], &runs[0].lead_in[0]) << "repeat " << copy.repeat << " holds a copy";
+    EXPECT_EQ(copy.lead_in[2].truth.cycle(), 102u);
+  }
+  EXPECT_NE(runs[1].config.seed(), runs[0].config.seed());
+  EXPECT_NE(runs[2].config.seed(), runs[1].config.seed());
+  EXPECT_EQ(runs[2].log, "/logs/seed7-restart4-r2.rclog");
+  EXPECT_TRUE(sim::LeadIn().empty());
+}
+
 }  // namespace
 }  // namespace robocaf::deploy
