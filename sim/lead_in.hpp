@@ -29,8 +29,10 @@ struct LeadInCycle {
 
 /// A drill's lead-in, read-only and shared by every copy: the repeats of a
 /// moment (`robocaf restart-drill --repeats K`) and the options each drill
-/// passes on to its world hold one vector between them. Copied, 40 MSL logs'
-/// restarts drilled twice held 2.5 GB, two thirds of it copies of lead-ins.
+/// passes on to its world hold one vector between them. Each repeat held a
+/// copy before, about 0.5 MB per MSL moment: 40 logs' restarts drilled twice
+/// held 2.5 GB, and six logs' corner kicks peaked at 244 MB drilled four
+/// times against 155 MB once (155 MB both ways shared; docs/BENCHMARKS.md).
 class LeadIn {
  public:
   LeadIn() = default;
