@@ -497,6 +497,32 @@ TEST(CoachLogic, AKeeperWhoseSpotLiesInsideTheDistanceSlidesAlongItsLineToIt) {
   }
 }
 
+// MSL restart drill of seed 108, a drop ball 0.57 m in from our goal line:
+// the keeper's slide along its line ends at the distance exactly, and for
+// 5-8 % of ball spots the rounding put it a hair inside. The keeper was
+// then sent as a field player to the nearest free point, 3 m out past its
+// teammates, and the referee moved it. It stays home whatever the rounding.
+TEST(CoachLogic, AKeeperSlidToTheDistanceStaysHomeWhateverTheRounding) {
+  const msg::LeaguePreset league = runtime::preset_match_config("msl").league();
+  const double goal_x = -0.5 * league.field().length();
+  const CoachLogic::RobotPoses poses{{1, pose(-8.728, -0.870)}, {2, pose(-3.041, 0.687)}, {3, pose(-7.735, -2.124)},
+                                     {4, pose(-7.731, -1.122)}, {5, pose(-8.800, -3.126)}};
+  const std::vector<msg::Pose2> opponents{pose(-8.47, -3.94), pose(-8.03, -3.56), pose(-8.94, -3.61),
+                                          pose(-9.45, -3.84), pose(-8.98, -4.21)};
+  int sent_away = 0;
+  for (int k = 0; k < 400; ++k) {
+    const double bx = -8.426 + 1e-6 * (k % 20), by = -3.516 + 1e-6 * (k / 20);
+    CoachLogic coach(msg::BLUE, league);
+    const auto c = coach.on_game_state(restart(msg::RESTART_DROP_BALL, msg::TEAM_UNSPECIFIED, bx, by), {1, 2, 3, 4, 5},
+                                       poses, opponents);
+    const msg::Pose2* keeper = placement_of(c, 1);
+    ASSERT_NE(keeper, nullptr);
+    if (std::abs(keeper->x() - goal_x) > 2.0 * league.robot().radius()) ++sent_away;
+    EXPECT_GE(dist(*keeper, bx, by), league.rules().restart_distance()) << keeper->ShortDebugString();
+  }
+  EXPECT_EQ(sent_away, 0) << "of 400 ball spots a micrometre apart";
+}
+
 TEST(CoachLogic, RestartWithoutPosesUsesTheFormation) {
   for (const msg::LeaguePreset& base : {mirosot(), ssl()}) {
     const msg::LeaguePreset league = with_restart_distance(base, 0.5);
