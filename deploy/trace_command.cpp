@@ -48,6 +48,7 @@ void print_intent(const sim::TraceSample& s) {
   if (i.directive() == msg::COACH_PLAY) std::printf(" %s", runtime::short_enum_name(msg::Role_Name(i.role())).c_str());
   if (i.has_placement()) print_point("place", i.placement());
   if (i.has_exit()) print_point(i.stepping_out() ? "steps out to" : "exit", i.exit());
+  if (i.making_way()) std::printf("  makes way");
   if (i.has_aim()) print_point("aim", i.aim());
   if (i.has_waypoint()) print_point("waypoint", i.waypoint());
   std::printf("  (%.2f s before)\n", s.t - s.intent_t);

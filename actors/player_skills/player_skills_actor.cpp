@@ -53,6 +53,7 @@ msg::SkillIntent skill_intent(const SkillController& controller, const msg::Play
   if (steered.waypoint) *intent.mutable_waypoint() = to_vec2f(*steered.waypoint);
   if (steered.exit) *intent.mutable_exit() = to_vec2f(*steered.exit);
   intent.set_stepping_out(steered.stepping_out);
+  intent.set_making_way(steered.making_way);
   return intent;
 }
 

@@ -710,6 +710,30 @@ std::optional<V> SkillController::step_out_of_circle(const Pose& self, const V& 
   return std::nullopt;
 }
 
+std::optional<V> SkillController::make_way_for_teammate_inside(const Pose& self, const V& c, double keep_out) const {
+  // Teammates stand on the edge of the distance teammate_keep() apart, a
+  // wall the ball cannot pass, nor a robot still inside behind it: one walled
+  // in so by two stood 0.3 m inside for five seconds while its way round
+  // them was taken by opponents, and the referee moved it (MSL restart
+  // drill, a drop ball by our corner flag). The one outside stands back
+  // instead, which it may: further out is never nearer the ball.
+  const V p(self.x, self.y);
+  const double from_centre = (p - c).norm();
+  if (from_centre < keep_out || from_centre < 1e-9) return std::nullopt;
+  const double r = league_.robot().radius();
+  const double reach = teammate_keep() + 2.0 * r;
+  const bool walls_one_in = std::any_of(teammates_.begin(), teammates_.end(), [&](const V& m) {
+    const double mate_from_centre = (m - c).norm();
+    return mate_from_centre < keep_out && mate_from_centre < from_centre && (m - p).norm() < reach;
+  });
+  if (!walls_one_in) return std::nullopt;
+  const V back = c + (from_centre + teammate_keep()) * (p - c) / from_centre;
+  const auto& f = league_.field();
+  if (std::abs(back.x()) > 0.5 * f.length() - r || std::abs(back.y()) > 0.5 * f.width() - r) return std::nullopt;
+  if (avoid_goal_area_ && in_own_goal_area(back, own_goal_area_keep())) return std::nullopt;
+  return back;
+}
+
 std::optional<V> SkillController::along_wall(const V& b, const V& u0, double a) const {
   const auto& f = league_.field();
   const double r = league_.robot().radius(), rb = league_.ball().radius();
@@ -1780,7 +1804,15 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   double kick = 0.0;
   if (instruction.directive() == msg::COACH_PLACE) {
     double tx = instruction.placement().x(), ty = instruction.placement().y();
-    if (round_circle) {
+    const std::optional<V> stand_back = round_circle && params_.make_way_for_teammates_inside &&
+                                                instruction.role() != msg::ROLE_KEEPER
+                                            ? make_way_for_teammate_inside(self, *spot, keep_out)
+                                            : std::nullopt;
+    if (stand_back) {
+      intent_.making_way = true;
+      tx = stand_back->x();
+      ty = stand_back->y();
+    } else if (round_circle) {
       if (from_spot < R) {
         // Inside: out first, then round. Straight across, a robot the
         // referee had moved to the edge walked back in, and was moved out

@@ -158,6 +158,10 @@ struct SkillParams {
   // distance between the robots on the edge instead, where it can
   // (step_out_of_circle); below 0: never.
   double step_out_band_radii = 0.5;
+  // One standing outside that distance stands back, straight out from the
+  // spot, while a teammate inside it is beside it and nearer the spot
+  // (make_way_for_teammate_inside).
+  bool make_way_for_teammates_inside = true;
   double opponent_clearance = 0.01;   // m kept between our body and an opponent's on a planned path
   // Pushing (league rules.pushing_seconds > 0): against an opponent whose
   // estimated gap is under pushing_reach, at most this fraction of
@@ -271,6 +275,7 @@ class SkillController {
   struct Intent {
     std::optional<Eigen::Vector2d> aim, waypoint, exit;
     bool stepping_out = false;
+    bool making_way = false;  // stood aside for a teammate inside (make_way_for_teammate_inside)
   };
   const Intent& intent() const { return intent_; }
 
@@ -349,6 +354,14 @@ class SkillController {
                                                     double keep_out, double R,
                                                     const std::vector<Eigen::Vector2d>& teammates,
                                                     const std::vector<Eigen::Vector2d>& opponents) const;
+  // For a robot standing outside the distance `keep_out` round `centre`,
+  // with a teammate inside it beside it (within teammate_keep() and two
+  // radii) and nearer the centre: the point straight out from the centre
+  // a teammate_keep() further out than it stands, so that the one inside
+  // gets out past it. None when no teammate is so, or that point lies off
+  // the field or in our goal area.
+  std::optional<Eigen::Vector2d> make_way_for_teammate_inside(const Pose& self, const Eigen::Vector2d& centre,
+                                                              double keep_out) const;
   // Whether the straight way from `from` to `to` passes every robot in
   // `robots` without touching it, or, one it touches already, without
   // coming nearer.

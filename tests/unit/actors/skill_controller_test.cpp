@@ -2039,6 +2039,114 @@ TEST(SkillController, PlacingRobotSteppingOutPastATeammateAtHandGoesStraightTher
   EXPECT_GE(run.closest, std::hypot(-7.869 - spot.x(), -2.461 - spot.y()) - 0.02) << "went deeper into the circle";
 }
 
+// MSL restart drill, seed 94, a drop ball (repeat 1): our robot 2 (`inside`)
+// stood 2.95 m from the spot, between an opponent on its place and teammate
+// 4 (`outside`) standing legally at its own place 0.58 m off; teammates 1
+// and 3 stood further along the edge. Both are driven by their own skills
+// (differential, bodies stop each other); the others stand still. How far
+// from the spot `inside` is after each 20 ms cycle, and the nearest
+// `outside` came to it.
+struct WalledIn {
+  std::vector<double> inside_from_spot;
+  double outside_closest = 1e9;
+  bool outside_made_way = false;  // its intent said so at some step
+};
+WalledIn walled_in(const SkillParams& params, double seconds) {
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  const auto& league = config.league();
+  const double r = league.robot().radius();
+  const Eigen::Vector2d spot(-7.926, -3.495);
+  const std::vector<std::pair<double, double>> opponents = {{-7.94, -0.27}};
+  const std::vector<std::pair<uint32_t, Eigen::Vector2d>> standing = {{1, {-8.70, -0.34}}, {3, {-6.32, -0.66}}};
+  struct Robot {
+    uint32_t id;
+    double x, y, theta, v = 0.0;
+    Eigen::Vector2d place;
+    SkillController skills;
+  };
+  Robot robots[2] = {{2, -7.538, -0.569, 2.20, 0.0, {-5.63, -1.20}, SkillController(msg::BLUE, 2, league, params)},
+                     {4, -7.03, -0.30, -1.57, 0.0, {-7.03, -0.30}, SkillController(msg::BLUE, 4, league, params)}};
+  auto add_mate = [](msg::WorldEstimate& world, uint32_t id, double x, double y) {
+    auto* mate = world.add_teammates();
+    mate->set_robot_id(id);
+    mate->mutable_pose()->set_x(x);
+    mate->mutable_pose()->set_y(y);
+    for (int i = 0; i < 9; ++i) mate->add_covariance(i % 4 == 0 ? 1e-6 : 0.0);
+  };
+  WalledIn run;
+  for (int k = 0; k < static_cast<int>(seconds * 50); ++k) {
+    msg::MotionCommand commands[2];
+    for (int i = 0; i < 2; ++i) {
+      Robot& me = robots[i];
+      const Robot& other = robots[1 - i];
+      msg::WorldEstimate world = blue_at(me.id, me.x, me.y, me.theta);
+      world.mutable_self()->mutable_velocity()->set_x(me.v * std::cos(me.theta));
+      world.mutable_self()->mutable_velocity()->set_y(me.v * std::sin(me.theta));
+      for (int c = 0; c < 9; ++c) world.mutable_self()->add_covariance(c % 4 == 0 ? 1e-6 : 0.0);
+      world.mutable_ball()->set_valid(true);
+      world.mutable_ball()->mutable_position()->set_x(spot.x());
+      world.mutable_ball()->mutable_position()->set_y(spot.y());
+      add_mate(world, other.id, other.x, other.y);
+      for (const auto& [id, at] : standing) add_mate(world, id, at.x(), at.y());
+      add_opponents(world, opponents);
+      msg::PlayerInstruction place =
+          placing_for(msg::RESTART_DROP_BALL, msg::ROLE_SUPPORTER, me.place.x(), me.place.y(), 0.0);
+      place.set_attack_positive_x(true);
+      place.mutable_ball_spot()->set_x(spot.x());
+      place.mutable_ball_spot()->set_y(spot.y());
+      place.set_keep_out_radius(league.rules().restart_distance());
+      commands[i] = me.skills.step(world, place, k, 0.02 * k);
+      if (i == 1) run.outside_made_way = run.outside_made_way || me.skills.intent().making_way;
+    }
+    for (int i = 0; i < 2; ++i) {
+      Robot& me = robots[i];
+      const Robot& other = robots[1 - i];
+      me.v = commands[i].velocity().vx();
+      me.theta = runtime::wrap_angle(me.theta + 0.02 * commands[i].velocity().omega());
+      const double nx = me.x + 0.02 * me.v * std::cos(me.theta), ny = me.y + 0.02 * me.v * std::sin(me.theta);
+      std::vector<Eigen::Vector2d> bodies = {{other.x, other.y}};
+      for (const auto& [id, at] : standing) bodies.push_back(at);
+      for (auto [ox, oy] : opponents) bodies.emplace_back(ox, oy);
+      const bool blocked = std::any_of(bodies.begin(), bodies.end(), [&](const Eigen::Vector2d& b) {
+        const double next = std::hypot(nx - b.x(), ny - b.y());
+        return next < 2.0 * r && next < std::hypot(me.x - b.x(), me.y - b.y());
+      });
+      if (blocked) me.v = 0.0;
+      else {
+        me.x = nx;
+        me.y = ny;
+      }
+    }
+    run.inside_from_spot.push_back(std::hypot(robots[0].x - spot.x(), robots[0].y - spot.y()));
+    run.outside_closest = std::min(run.outside_closest, std::hypot(robots[1].x - spot.x(), robots[1].y - spot.y()));
+  }
+  return run;
+}
+
+TEST(SkillController, PlacingRobotOnTheEdgeStandsBackForATeammateWalledInBehindIt) {
+  // Walled in between the opponent and its teammate, robot 2 went the long
+  // way round behind teammates 4 and 3, its place moved on meanwhile, and
+  // the referee moved it 3.5 s later. Teammate 4 stands back instead, and
+  // robot 2 gets out past it.
+  const double keep = runtime::preset_match_config("msl").league().rules().restart_distance();
+  const WalledIn run = walled_in(SkillParams{}, 3.5);
+  const auto first_out = std::find_if(run.inside_from_spot.begin(), run.inside_from_spot.end(),
+                                      [&](double d) { return d >= keep; });
+  ASSERT_NE(first_out, run.inside_from_spot.end())
+      << "still inside after 3.5 s, " << run.inside_from_spot.back() << " m from the spot";
+  EXPECT_LT(first_out - run.inside_from_spot.begin(), 2 * 50) << "cycles before it was out";
+  EXPECT_TRUE(std::all_of(first_out, run.inside_from_spot.end(), [&](double d) { return d >= keep; }))
+      << "went back in";
+  EXPECT_GE(run.outside_closest, keep) << "the one standing back went inside the distance";
+  EXPECT_TRUE(run.outside_made_way) << "the intent for the game log does not say so";
+  // Without standing back, the scene keeps robot 2 in: it tests the rule.
+  SkillParams no_way;
+  no_way.make_way_for_teammates_inside = false;
+  const WalledIn walled = walled_in(no_way, 3.5);
+  EXPECT_LT(walled.inside_from_spot.back(), keep) << "out without the rule: the scene does not test it";
+  EXPECT_FALSE(walled.outside_made_way);
+}
+
 TEST(SkillController, PlacingRobotInsideTheCircleLeavesItAwayFromItsGoalArea) {
   // MSL vs chaser, a drop ball by our corner flag: a robot 2.96 m from the
   // spot, beside our goal area, an opponent on one side and a teammate
