@@ -99,10 +99,23 @@ std::string repeat_text(const DrillRun& run, const DrillOptions& options) {
   return options.repeats > 1 ? "  repeat " + std::to_string(run.repeat) : std::string();
 }
 
-void run_drills(std::vector<DrillRun>& runs, std::uint64_t jobs, bool keep_logs) {
+std::vector<size_t> DoneInOrder::mark(size_t i) {
+  std::vector<size_t> ready;
+  if (i >= done_.size() || done_[i]) return ready;
+  done_[i] = 1;
+  for (; told_ < done_.size() && done_[told_]; ++told_) ready.push_back(told_);
+  return ready;
+}
+
+void run_drills(std::vector<DrillRun>& runs, std::uint64_t jobs, bool keep_logs, const DrillDone& in_order) {
   std::atomic<size_t> next{0};
   std::atomic<size_t> done{0};
   std::mutex print;
+  DoneInOrder finished(runs.size());  // guarded by `print`
+  auto tell = [&](const std::vector<size_t>& ready) {
+    if (in_order)
+      for (size_t i : ready) in_order(i);
+  };
   auto worker = [&] {
     for (size_t i = next++; i < runs.size(); i = next++) {
       DrillRun& run = runs[i];
@@ -132,6 +145,7 @@ void run_drills(std::vector<DrillRun>& runs, std::uint64_t jobs, bool keep_logs)
       std::lock_guard<std::mutex> lock(print);
       std::cerr << "[" << ++done << "/" << runs.size() << "]" << (run.error.empty() ? "" : " FAILED: " + run.error)
                 << std::endl;
+      tell(finished.mark(i));
     }
   };
   // The logs' folders, before the workers start.
@@ -143,6 +157,9 @@ void run_drills(std::vector<DrillRun>& runs, std::uint64_t jobs, bool keep_logs)
       run.error = e.what();
     }
   }
+  // Those failed already are done before any plays.
+  for (size_t i = 0; i < runs.size(); ++i)
+    if (!runs[i].error.empty()) tell(finished.mark(i));
   std::vector<std::thread> threads;
   for (std::uint64_t j = 0; j < std::min<std::uint64_t>(jobs, runs.size()); ++j) threads.emplace_back(worker);
   for (auto& thread : threads) thread.join();

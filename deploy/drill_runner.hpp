@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -94,10 +95,31 @@ std::vector<DrillRun> repeated(const DrillRun& run, unsigned repeats);
 /// "  repeat K" for a run's list line where drills are repeated, else "".
 std::string repeat_text(const DrillRun& run, const DrillOptions& options);
 
+/// Told of a run, by its index, once it and every run before it are done
+/// (played, or failed before or while playing): in the runs' order, one at
+/// a time, while later runs still play.
+using DrillDone = std::function<void(size_t index)>;
+
+/// Which runs to tell of (DrillDone) as they finish in any order: each once
+/// it and every run before it are done, in order.
+class DoneInOrder {
+ public:
+  explicit DoneInOrder(size_t runs) : done_(runs, 0) {}
+  /// Marks run `i` done; the runs to tell of now, in order (none where one
+  /// before `i` is still playing, or `i` was marked before).
+  std::vector<size_t> mark(size_t i);
+
+ private:
+  std::vector<char> done_;
+  size_t told_ = 0;  // runs 0 .. told_ - 1 have been handed out
+};
+
 /// Plays every run that has no error yet (`jobs` at a time, each in its own actor system with one
 /// worker thread, so a log is the same whatever `jobs` is), printing
-/// "[k/n]" lines to stderr. Makes the logs' folders first; deletes each log
+/// "[k/n]" lines to stderr and calling `in_order` for each run (see
+/// DrillDone): a long drill's lines appear as it goes, in the same order
+/// whatever `jobs` is. Makes the logs' folders first; deletes each log
 /// unless `keep_logs`.
-void run_drills(std::vector<DrillRun>& runs, std::uint64_t jobs, bool keep_logs);
+void run_drills(std::vector<DrillRun>& runs, std::uint64_t jobs, bool keep_logs, const DrillDone& in_order = {});
 
 }  // namespace robocaf::deploy

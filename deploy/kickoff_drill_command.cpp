@@ -98,31 +98,39 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
             << arguments.positional().size() << " logs, "
             << (options.repeats > 1 ? std::to_string(options.repeats) + " drills each, " : std::string())
             << options.jobs << " at a time" << std::endl;
-  run_drills(runs, options.jobs, options.keep_logs);
-  for (size_t i = 0; i < runs.size(); ++i) {
-    if (runs[i].error.empty() && runs[i].phase->restart != msg::RESTART_KICKOFF)
-      runs[i].error = "the drill's log " + runs[i].log + " has no kick-off";
-    // The scorers play yellow in the drill.
-    if (runs[i].error.empty()) drills[i].replayed = outcome_of(*runs[i].phase, msg::YELLOW);
-  }
+  // Each drill's outcome, and its line, as soon as it and those before it
+  // are done: a long run shows its lines as it goes.
+  const bool list = arguments.has("list");
+  auto judge = [&](size_t i) {
+    DrillRun& run = runs[i];
+    Drill& d = drills[i];
+    if (run.error.empty() && run.phase->restart != msg::RESTART_KICKOFF)
+      run.error = "the drill's log " + run.log + " has no kick-off";
+    if (!run.error.empty()) {
+      std::printf("%s  goal %u at %.2f s: FAILED, %s\n", d.goal.log.c_str(), d.goal.number, d.goal.t,
+                  run.error.c_str());
+    } else {
+      d.replayed = outcome_of(*run.phase, msg::YELLOW);  // the scorers play yellow in the drill
+      if (list)
+        std::printf("%s  goal %u at %8.2f s%s  by robot %u  logged %-9s  drill %-9s  last robot %u\n",
+                    d.goal.log.c_str(), d.goal.number, d.goal.t, repeat_text(run, options).c_str(),
+                    d.goal.scorer_robot, ready_text(d.logged).c_str(), ready_text(d.replayed).c_str(),
+                    d.replayed.last_robot);
+    }
+    std::fflush(stdout);
+  };
+  run_drills(runs, options.jobs, options.keep_logs, judge);
   if (!options.keep_logs) fs::remove_all(dir);
 
   DrillColumn logged, replayed;
   unsigned failed = 0;
   for (size_t i = 0; i < drills.size(); ++i) {
-    const Drill& d = drills[i];
     if (!runs[i].error.empty()) {
       ++failed;
-      std::printf("%s  goal %u at %.2f s: FAILED, %s\n", d.goal.log.c_str(), d.goal.number, d.goal.t,
-                  runs[i].error.c_str());
       continue;
     }
-    if (runs[i].repeat == 0) logged.add(d.logged);
-    replayed.add(d.replayed);
-    if (arguments.has("list"))
-      std::printf("%s  goal %u at %8.2f s%s  by robot %u  logged %-9s  drill %-9s  last robot %u\n", d.goal.log.c_str(),
-                  d.goal.number, d.goal.t, repeat_text(runs[i], options).c_str(), d.goal.scorer_robot,
-                  ready_text(d.logged).c_str(), ready_text(d.replayed).c_str(), d.replayed.last_robot);
+    if (runs[i].repeat == 0) logged.add(drills[i].logged);
+    replayed.add(drills[i].replayed);
   }
   std::printf("%s at the other team's kick-off after its goals, %zu drills (ready: until every robot of it\n"
               "stood legally; the logged column is the same kick-off as the match played it)\n",

@@ -112,12 +112,28 @@ int restart_drill_command(const std::vector<std::string>& args) {
             << " logs, "
             << (options.repeats > 1 ? std::to_string(options.repeats) + " drills each, " : std::string())
             << options.jobs << " at a time" << std::endl;
-  run_drills(runs, options.jobs, options.keep_logs);
-  for (size_t i = 0; i < runs.size(); ++i) {
-    if (runs[i].error.empty() && runs[i].phase->restart != drills[i].moment.kind)
-      runs[i].error = "the drill's log " + runs[i].log + " opens with another restart";
-    if (runs[i].error.empty()) drills[i].replayed = outcome_of(*runs[i].phase, team);
-  }
+  // Each drill's outcome, and its line, as soon as it and those before it
+  // are done: a long run shows its lines as it goes.
+  const bool list = arguments.has("list");
+  auto judge = [&](size_t i) {
+    DrillRun& run = runs[i];
+    Drill& d = drills[i];
+    if (run.error.empty() && run.phase->restart != d.moment.kind)
+      run.error = "the drill's log " + run.log + " opens with another restart";
+    const char* name = sim::Referee::restart_name(d.moment.kind);
+    if (!run.error.empty()) {
+      std::printf("%s  restart %u (%s) at %.2f s: FAILED, %s\n", d.moment.log.c_str(), d.moment.number, name,
+                  d.moment.t, run.error.c_str());
+    } else {
+      d.replayed = outcome_of(*run.phase, team);
+      if (list)
+        std::printf("%s  restart %u at %8.2f s%s  %-11s  logged %-9s  drill %-9s  last robot %u\n",
+                    d.moment.log.c_str(), d.moment.number, d.moment.t, repeat_text(run, options).c_str(), name,
+                    ready_text(d.logged).c_str(), ready_text(d.replayed).c_str(), d.replayed.last_robot);
+    }
+    std::fflush(stdout);
+  };
+  run_drills(runs, options.jobs, options.keep_logs, judge);
   if (!options.keep_logs) fs::remove_all(dir);
 
   // Rows by restart, in the order of RestartKind.
@@ -126,11 +142,8 @@ int restart_drill_command(const std::vector<std::string>& args) {
   unsigned failed = 0;
   for (size_t i = 0; i < drills.size(); ++i) {
     const Drill& d = drills[i];
-    const char* name = sim::Referee::restart_name(d.moment.kind);
     if (!runs[i].error.empty()) {
       ++failed;
-      std::printf("%s  restart %u (%s) at %.2f s: FAILED, %s\n", d.moment.log.c_str(), d.moment.number, name,
-                  d.moment.t, runs[i].error.c_str());
       continue;
     }
     auto& [logged, replayed] = by_kind[d.moment.kind];
@@ -140,10 +153,6 @@ int restart_drill_command(const std::vector<std::string>& args) {
     }
     replayed.add(d.replayed);
     all_replayed.add(d.replayed);
-    if (arguments.has("list"))
-      std::printf("%s  restart %u at %8.2f s%s  %-11s  logged %-9s  drill %-9s  last robot %u\n", d.moment.log.c_str(),
-                  d.moment.number, d.moment.t, repeat_text(runs[i], options).c_str(), name,
-                  ready_text(d.logged).c_str(), ready_text(d.replayed).c_str(), d.replayed.last_robot);
   }
   std::printf("%s at restarts where it kept its distance, %zu drills (ready: until every robot of it stood\n"
               "legally; the logged rows are the same restarts as the matches played them)\n",

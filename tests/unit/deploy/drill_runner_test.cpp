@@ -45,5 +45,29 @@ TEST(RepeatedDrills, ShareOneLeadInAndDrawTheirOwnNoise) {
   EXPECT_TRUE(sim::LeadIn().empty());
 }
 
+// A long drill's list lines appear as its drills end, yet in the runs'
+// order whatever `jobs` is: each run is handed out once it and every one
+// before it are done.
+TEST(DoneInOrder, HandsOutEachRunOnceItAndAllBeforeItAreDone) {
+  DoneInOrder done(5);
+  EXPECT_TRUE(done.mark(2).empty()) << "0 and 1 still play";
+  EXPECT_TRUE(done.mark(1).empty());
+  EXPECT_EQ(done.mark(0), (std::vector<size_t>{0, 1, 2}));
+  EXPECT_TRUE(done.mark(2).empty()) << "handed out twice";
+  EXPECT_TRUE(done.mark(9).empty()) << "no such run";
+  EXPECT_EQ(done.mark(3), (std::vector<size_t>{3}));
+  EXPECT_EQ(done.mark(4), (std::vector<size_t>{4}));
+}
+
+// Runs that failed before playing are told of too, in order among the
+// others, and every run exactly once.
+TEST(RunDrills, TellsOfEveryRunOnceInOrder) {
+  std::vector<DrillRun> runs(4);
+  for (DrillRun& run : runs) run.error = "no log";
+  std::vector<size_t> told;
+  run_drills(runs, 2, false, [&](size_t i) { told.push_back(i); });
+  EXPECT_EQ(told, (std::vector<size_t>{0, 1, 2, 3}));
+}
+
 }  // namespace
 }  // namespace robocaf::deploy
