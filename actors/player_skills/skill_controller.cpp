@@ -612,9 +612,7 @@ V SkillController::exit_from_circle(const Pose& self, const V& c, double R, cons
   // corner it lies off the field, where a robot stops at the boundary and
   // never gets round (tried: MSL illegal positions 104 -> 390). So the edge
   // points inside the lines, by the length of the way out and round.
-  const auto& f = league_.field();
   const double r = league_.robot().radius();
-  const double hx = 0.5 * f.length() - r, hy = 0.5 * f.width() - r;
   const double out = R + 0.5 * r;
   const V p(self.x, self.y);
   const double place_bearing = angle_of(place - c);
@@ -627,11 +625,10 @@ V SkillController::exit_from_circle(const Pose& self, const V& c, double R, cons
                         [&](const CircleObstacle& o) { return (e - o.centre).norm() < o.radius; });
   };
   auto usable = [&](const V& e, bool outwards_only, bool free_only) {
-    if (std::abs(e.x()) > hx || std::abs(e.y()) > hy) return false;
     // Nor where drive_to() would not take it: a point by our goal area
     // became the area's corner, inside the circle (MSL drop ball by our
     // corner flag: a robot stood there beside an opponent for 4 s).
-    if (avoid_goal_area_ && in_own_goal_area(e, own_goal_area_keep())) return false;
+    if (!may_stand_at(e)) return false;
     if (outwards_only && (e - p).dot(p - c) < 0.0) return false;
     return !free_only || free(e);
   };
@@ -677,9 +674,7 @@ bool SkillController::way_clear_of(const V& from, const V& to, const std::vector
 std::optional<V> SkillController::step_out_of_circle(const Pose& self, const V& c, double keep_out, double R,
                                                      const std::vector<V>& teammates,
                                                      const std::vector<V>& opponents) const {
-  const auto& f = league_.field();
   const double r = league_.robot().radius();
-  const double hx = 0.5 * f.length() - r, hy = 0.5 * f.width() - r;
   const V p(self.x, self.y);
   const V radial = unit_or(p - c, V(1.0, 0.0));
   std::vector<V> robots = teammates;
@@ -700,8 +695,7 @@ std::optional<V> SkillController::step_out_of_circle(const Pose& self, const V& 
     std::optional<V> best;
     for (int k = -kStepOutDirections; k <= kStepOutDirections; ++k) {
       const V q = c + ring * (Eigen::Rotation2Dd(k * kStepOutTurn) * radial);
-      if (std::abs(q.x()) > hx || std::abs(q.y()) > hy) continue;
-      if (avoid_goal_area_ && in_own_goal_area(q, own_goal_area_keep())) continue;
+      if (!may_stand_at(q)) continue;
       if (!room_at(q) || !way_clear_of(p, q, robots)) continue;
       if (!best || (q - p).norm() < (*best - p).norm()) best = q;
     }
@@ -728,10 +722,15 @@ std::optional<V> SkillController::make_way_for_teammate_inside(const Pose& self,
   });
   if (!walls_one_in) return std::nullopt;
   const V back = c + (from_centre + teammate_keep()) * (p - c) / from_centre;
-  const auto& f = league_.field();
-  if (std::abs(back.x()) > 0.5 * f.length() - r || std::abs(back.y()) > 0.5 * f.width() - r) return std::nullopt;
-  if (avoid_goal_area_ && in_own_goal_area(back, own_goal_area_keep())) return std::nullopt;
+  if (!may_stand_at(back)) return std::nullopt;
   return back;
+}
+
+bool SkillController::may_stand_at(const V& q) const {
+  const auto& f = league_.field();
+  const double r = league_.robot().radius();
+  if (std::abs(q.x()) > 0.5 * f.length() - r || std::abs(q.y()) > 0.5 * f.width() - r) return false;
+  return !(avoid_goal_area_ && in_own_goal_area(q, own_goal_area_keep()));
 }
 
 std::optional<V> SkillController::along_wall(const V& b, const V& u0, double a) const {

@@ -449,6 +449,10 @@ class SkillController {
   // Whether p lies in our goal area grown by `grow` on its front and sides
   // (the goal line closes it only where the field ends).
   bool in_own_goal_area(const Eigen::Vector2d& p, double grow) const;
+  // Whether a placing robot may head for a point round a restart circle:
+  // its centre inside the lines, and outside our goal area (own_goal_area_keep)
+  // where it keeps out of it, where drive_to() would not take it.
+  bool may_stand_at(const Eigen::Vector2d& q) const;
   // Centre distance robots without the ball keep from teammates.
   double teammate_keep() const;
   // A spot of a lone defender or a supporter moved kBerthRadii robot radii
