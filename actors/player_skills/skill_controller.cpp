@@ -182,9 +182,12 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
     // standing in it at the restart (MSL corner kicks: boxed in beyond our
     // end line, it got out past the goal). One already in there leaves as
     // before: the planner would first clamp its start out of the area,
-    // whatever lay that way.
-    const bool off_area =
-        placing_ && avoid_goal_area_ && !in_own_goal_area(V(self.x, self.y), placing_goal_area_margin());
+    // whatever lay that way. One in the margin strip beside it plans
+    // without it: the planner stretches the strip's neighbouring free
+    // rectangle to hold the start, which keeps it off the area itself; over
+    // the whole field it cut the area's corner (MSL restart drill, a drop
+    // ball: moved for standing in the area with the keeper).
+    const bool off_area = placing_ && avoid_goal_area_ && !in_own_goal_area(V(self.x, self.y), 0.0);
     const FreeSpace& space = off_area ? placing_space_[own_goal_x_ > 0.0 ? 1 : 0] : free_space_;
     PlanResult plan = planner_.plan(V(self.x, self.y), V(tx, ty), plan_round_, space);
     // Boxed in, placing for a restart at which it keeps its distance, with

@@ -2195,6 +2195,19 @@ TEST(SkillController, PlacingRobotTakesASpotBesideOurGoalAreaTheCoachSendsItTo) 
       << "did not reach its place: ends at " << run.end_x << ", " << run.end_y;
 }
 
+TEST(SkillController, PlacingRobotBesideOurGoalAreaGoesRoundItsCornerNotAcrossIt) {
+  // MSL restart drill, a drop ball (seed 85, restart 78): a robot standing
+  // in the half-radius strip beside our goal area, sent round to a place in
+  // front of it, cut the area's corner, and the referee moved it for
+  // standing in the area with the keeper. Within that strip it planned over
+  // the whole field, as one inside the area does. It goes round the corner.
+  const Eigen::Vector2d spot(-5.0, 4.0);
+  const ByTheCornerFlag run = place_by_the_corner_flag(spot, -8.6, 2.0, -0.6, -8.0, 1.5, {}, true, 4.0);
+  EXPECT_FALSE(run.in_goal_area) << "went into our goal area";
+  EXPECT_LT(std::hypot(run.end_x + 8.0, run.end_y - 1.5), 0.05)
+      << "did not reach its place: ends at " << run.end_x << ", " << run.end_y;
+}
+
 TEST(SkillController, PlacingRobotInsideTheCircleLeavesItByAPointBesideOurGoalArea) {
   // MSL restart drill, their corner kick at our corner flag (seed 34,
   // restart 79): a robot inside the circle is sent to the spot straight
