@@ -43,6 +43,10 @@ constexpr double kSameSpot = 0.05;
 constexpr double kStepOutTurn = M_PI / 720.0;
 constexpr int kStepOutDirections = 240;
 constexpr double kStepOutBodyGap = 0.02;
+// m a robot standing in the boundary strip keeps from its outer edge
+// (SkillController::standing_space_): the edge stops robots, so a point
+// right at it is reached, if slowly.
+constexpr double kStandingEdgeClearance = 0.02;
 using V = Eigen::Vector2d;
 
 using runtime::wrap_angle;
@@ -142,10 +146,15 @@ SkillController::SkillController(msg::Team team, uint32_t robot_id, const msg::L
       free_space_(field_free_space(league.field().length(), league.field().width(), league.robot().radius(),
                                    league.field().goal_width(), league.field().goal_depth(),
                                    // Robots may leave an open field (MSL, SSL) to get behind a ball on a line.
-                                   runtime::run_off(league))) {
+                                   runtime::run_off(league))),
+      standing_space_(field_free_space(
+          league.field().length(), league.field().width(), league.robot().radius(), league.field().goal_width(),
+          /*goal_depth=*/0.0,
+          league.field().walls() ? 0.0 : std::max(0.0, league.field().boundary_width() - kStandingEdgeClearance))) {
   const auto& f = league.field();
   for (int side = 0; side < 2; ++side) {
     placing_space_[side] = free_space_;
+    stepping_space_[side] = standing_space_;
     if (f.goal_area_depth() <= 0.0 || f.goal_area_width() <= 0.0) continue;
     // The area as the referee judges it (a robot's centre in it, beyond the
     // end line too) and half a radius: a restart's placing has no pushing
@@ -156,8 +165,9 @@ SkillController::SkillController(msg::Team team, uint32_t robot_id, const msg::L
     const double front = line + a * (f.goal_area_depth() + keep);
     const double back = line - a * (f.boundary_width() + f.goal_depth() + 1.0);  // past the run-off
     const double side_y = 0.5 * f.goal_area_width() + keep;
-    placing_space_[side] = subtract_box(
-        free_space_, Eigen::AlignedBox2d(V(std::min(front, back), -side_y), V(std::max(front, back), side_y)));
+    const Eigen::AlignedBox2d area(V(std::min(front, back), -side_y), V(std::max(front, back), side_y));
+    placing_space_[side] = subtract_box(free_space_, area);
+    stepping_space_[side] = subtract_box(standing_space_, area);
   }
 }
 
@@ -188,7 +198,12 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
     // the whole field it cut the area's corner (MSL restart drill, a drop
     // ball: moved for standing in the area with the keeper).
     const bool off_area = placing_ && avoid_goal_area_ && !in_own_goal_area(V(self.x, self.y), 0.0);
-    const FreeSpace& space = off_area ? placing_space_[own_goal_x_ > 0.0 ? 1 : 0] : free_space_;
+    // Stepping out into the boundary strip, walled in: as far out as it may
+    // stand (free_space_ keeps a wider berth from the strip's edge).
+    const int side = own_goal_x_ > 0.0 ? 1 : 0;
+    const FreeSpace& space = stepping_beyond_lines_ ? (off_area ? stepping_space_[side] : standing_space_)
+                             : off_area             ? placing_space_[side]
+                                                    : free_space_;
     PlanResult plan = planner_.plan(V(self.x, self.y), V(tx, ty), plan_round_, space);
     // Boxed in, placing for a restart at which it keeps its distance, with
     // no way out at all: the ball closed the one gap the opponents left
@@ -207,6 +222,7 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
           plan = std::move(past_ball);
       }
     }
+    walled_in_ = walled_in_ || (plan.inputs_valid && !plan.reached_target);
     if (plan.inputs_valid) {
       // Through a waypoint without braking; stop only where the path ends.
       if (plan.waypoints.size() > 2) stop_at_target = false;
@@ -676,7 +692,7 @@ bool SkillController::way_clear_of(const V& from, const V& to, const std::vector
 
 std::optional<V> SkillController::step_out_of_circle(const Pose& self, const V& c, double keep_out, double R,
                                                      const std::vector<V>& teammates,
-                                                     const std::vector<V>& opponents) const {
+                                                     const std::vector<V>& opponents, bool beyond_lines) const {
   const double r = league_.robot().radius();
   const V p(self.x, self.y);
   const V radial = unit_or(p - c, V(1.0, 0.0));
@@ -698,7 +714,7 @@ std::optional<V> SkillController::step_out_of_circle(const Pose& self, const V& 
     std::optional<V> best;
     for (int k = -kStepOutDirections; k <= kStepOutDirections; ++k) {
       const V q = c + ring * (Eigen::Rotation2Dd(k * kStepOutTurn) * radial);
-      if (!may_stand_at(q)) continue;
+      if (!may_stand_at(q, beyond_lines)) continue;
       if (!room_at(q) || !way_clear_of(p, q, robots)) continue;
       if (!best || (q - p).norm() < (*best - p).norm()) best = q;
     }
@@ -729,10 +745,14 @@ std::optional<V> SkillController::make_way_for_teammate_inside(const Pose& self,
   return back;
 }
 
-bool SkillController::may_stand_at(const V& q) const {
+bool SkillController::may_stand_at(const V& q, bool beyond_lines) const {
   const auto& f = league_.field();
   const double r = league_.robot().radius();
-  if (std::abs(q.x()) > 0.5 * f.length() - r || std::abs(q.y()) > 0.5 * f.width() - r) return false;
+  if (beyond_lines) {
+    if ((clamp_into_free_space(standing_space_, q) - q).norm() > 1e-9) return false;
+  } else if (std::abs(q.x()) > 0.5 * f.length() - r || std::abs(q.y()) > 0.5 * f.width() - r) {
+    return false;
+  }
   return !(avoid_goal_area_ && in_own_goal_area(q, own_goal_area_keep()));
 }
 
@@ -1539,6 +1559,9 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   msg::MotionCommand cmd;
   intent_ = Intent{};
   stepping_out_ = false;
+  stepping_beyond_lines_ = false;
+  was_walled_in_ = walled_in_;
+  walled_in_ = false;
   const std::optional<double> previous_step_t = previous_step_t_;  // safety search's control period
   if (std::isfinite(t)) previous_step_t_ = t;
   cmd.set_cycle(cycle);
@@ -1618,7 +1641,10 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   // placing for a restart included, goes round teammates.
   placing_ = instruction.directive() == msg::COACH_PLACE;
   placing_for_kickoff_ = placing_ && instruction.restart() == msg::RESTART_KICKOFF;
-  if (!placing_) last_exit_.reset();
+  if (!placing_) {
+    last_exit_.reset();
+    walled_in_at_spot_.reset();
+  }
   give_way_ = params_.give_way && (placing_ || instruction.role() != msg::ROLE_ATTACKER);
   const bool ball = world.ball().valid();
   opponents_.clear();
@@ -1838,11 +1864,11 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
         // teammates or a point a teammate was coming to left robots standing
         // inside, pressing or turning to and fro (MSL seeds 101-120, with a
         // band of two radii: moved 1 -> 4).
+        std::vector<V> opponents;
+        for (const auto& opponent : world.opponents())
+          opponents.emplace_back(opponent.pose().x(), opponent.pose().y());
         if (!placing_for_kickoff_ && from_spot < keep_out &&
             from_spot >= keep_out - params_.step_out_band_radii * league_.robot().radius()) {
-          std::vector<V> opponents;
-          for (const auto& opponent : world.opponents())
-            opponents.emplace_back(opponent.pose().x(), opponent.pose().y());
           std::vector<V> robots = teammates_;
           robots.insert(robots.end(), opponents.begin(), opponents.end());
           if (!way_clear_of(V(self.x, self.y), exit, robots))
@@ -1850,6 +1876,26 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
               exit = *out;
               stepping_out_ = true;
             }
+        }
+        // Deeper in, walled in by opponents so that the planner finds no
+        // way to the exit: out where a straight way is clear, in the
+        // boundary strip too, until out of the circle or none is left. The
+        // only ways out of a corner kick's or throw-in's circle often run
+        // behind the opponents beyond the lines (SSL vs chaser: a robot
+        // stood 0.3 m from the spot among five opponents for the whole 4 s
+        // of placing, and the referee moved it). Kept once started: the
+        // planner finds a way to that point, so it is walled in no longer.
+        if (walled_in_at_spot_ && (*walled_in_at_spot_ - *spot).norm() > kSameSpot) walled_in_at_spot_.reset();
+        if (!stepping_out_ && !placing_for_kickoff_ && params_.step_out_when_walled_in &&
+            (walled_in_at_spot_ || was_walled_in_)) {
+          walled_in_at_spot_.reset();
+          if (const auto out = step_out_of_circle(self, *spot, keep_out, R, teammates_, opponents,
+                                                  /*beyond_lines=*/true)) {
+            exit = *out;
+            stepping_out_ = true;
+            stepping_beyond_lines_ = true;
+            walled_in_at_spot_ = *spot;
+          }
         }
         intent_.exit = exit;
         intent_.stepping_out = stepping_out_;

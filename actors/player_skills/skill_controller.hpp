@@ -158,6 +158,10 @@ struct SkillParams {
   // distance between the robots on the edge instead, where it can
   // (step_out_of_circle); below 0: never.
   double step_out_band_radii = 0.5;
+  // One deeper in, whose planner found no way to its exit (walled in
+  // by opponents), steps out the same way, and may step beyond the lines
+  // into the boundary strip, where standing is legal too.
+  bool step_out_when_walled_in = true;
   // One standing outside that distance stands back, straight out from the
   // spot, while a teammate inside it is beside it and nearer the spot
   // (make_way_for_teammate_inside).
@@ -346,14 +350,16 @@ class SkillController {
   // For a robot just inside the distance `keep_out` round `centre` (R: the
   // circle placing robots keep out of): the nearest point on R, else halfway
   // between the distance and R, else just past the distance, within 60
-  // degrees of straight out, inside the lines, that it reaches on a straight
-  // way (way_clear_of()) and stands on clear of the opponents' bodies and
-  // no nearer the teammates than teammate_keep() (or than it stands); none
-  // when there is none.
+  // degrees of straight out, inside the lines (or, `beyond_lines`, anywhere
+  // in the boundary strip outside the goals too), that it reaches on a
+  // straight way (way_clear_of()) and stands on clear of the opponents'
+  // bodies and no nearer the teammates than teammate_keep() (or than it
+  // stands); none when there is none.
   std::optional<Eigen::Vector2d> step_out_of_circle(const Pose& self, const Eigen::Vector2d& centre,
                                                     double keep_out, double R,
                                                     const std::vector<Eigen::Vector2d>& teammates,
-                                                    const std::vector<Eigen::Vector2d>& opponents) const;
+                                                    const std::vector<Eigen::Vector2d>& opponents,
+                                                    bool beyond_lines = false) const;
   // For a robot standing outside the distance `keep_out` round `centre`,
   // with a teammate inside it beside it (within teammate_keep() and two
   // radii) and nearer the centre: the point straight out from the centre
@@ -450,9 +456,11 @@ class SkillController {
   // (the goal line closes it only where the field ends).
   bool in_own_goal_area(const Eigen::Vector2d& p, double grow) const;
   // Whether a placing robot may head for a point round a restart circle:
-  // its centre inside the lines, and outside our goal area (own_goal_area_keep)
-  // where it keeps out of it, where drive_to() would not take it.
-  bool may_stand_at(const Eigen::Vector2d& q) const;
+  // its centre inside the lines (or, `beyond_lines`, in the boundary strip
+  // outside the goals too: standing_space_), and outside our goal area
+  // (own_goal_area_keep) where it keeps out of it, where drive_to() would
+  // not take it.
+  bool may_stand_at(const Eigen::Vector2d& q, bool beyond_lines = false) const;
   // Centre distance robots without the ball keep from teammates.
   double teammate_keep() const;
   // A spot of a lone defender or a supporter moved kBerthRadii robot radii
@@ -504,6 +512,14 @@ class SkillController {
   AttackPhase phase_ = AttackPhase::kApproach;
   Intent intent_;
   bool stepping_out_ = false;  // this step heads for a point step_out_of_circle() found
+  bool stepping_beyond_lines_ = false;  // ... that may lie in the boundary strip (standing_space_)
+  // drive_to()'s plan last found no way to its target (walled in: it ends
+  // at the tree's node nearest to it), and the one before this step's.
+  bool walled_in_ = false;
+  bool was_walled_in_ = false;
+  // The restart spot round which the robot, walled in inside its circle,
+  // steps out (step_out_of_circle beyond the lines) until it is out.
+  std::optional<Eigen::Vector2d> walled_in_at_spot_;
   int side_ = 0;  // which side of the ball the attacker goes round (+1 left of the ball-goal line, -1 right)
   double last_vx_ = 0.0;             // forward speed asked for last cycle (differential)
   double rolling_forward_ = 0.0;     // this cycle: the estimated speed along the heading
@@ -558,6 +574,11 @@ class SkillController {
   // placing_goal_area_margin() and on beyond the end line through the goal
   // ([0]: our goal at -x, [1]: at +x).
   FreeSpace placing_space_[2];
+  // Where a robot may stand: the field and the boundary strip round it (to
+  // a little short of its edge), not in the goals; and that less our goal
+  // area as placing_space_ leaves it out, where a walled-in robot steps out.
+  FreeSpace standing_space_;
+  FreeSpace stepping_space_[2];
   std::vector<CircleObstacle> opponents_;   // this cycle's opponents
   // The point a robot inside the restart distance last headed out by
   // (exit_from_circle's `kept`), and the spot whose circle it was for.

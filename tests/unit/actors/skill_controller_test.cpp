@@ -1904,8 +1904,9 @@ TEST(SkillController, PlacingRobotInsideTheCircleKeepsTheWayOutItChoseAsItsPlace
   EXPECT_TRUE(fresh < 0.0 || fresh > kept + 0.5) << "the scene would not test keeping the way out: " << fresh;
 }
 
-// An MSL restart by a corner flag (the ball's spot at `spot`; a drop ball
-// unless `restart` says otherwise): our robot places from (x, y), facing
+// A restart by a corner flag (the ball's spot at `spot`; a drop ball unless
+// `restart` says otherwise; MSL unless `preset` says otherwise, with the
+// skills' `params`): our robot places from (x, y), facing
 // `theta`, for (place_x, place_y), with
 // opponents standing at `opponents` (seen, and in the way) and teammates
 // standing at `teammates` (seen only). The closest the robot comes to the
@@ -1923,8 +1924,9 @@ ByTheCornerFlag place_by_the_corner_flag(const Eigen::Vector2d& spot, double x, 
                                          const std::vector<std::pair<double, double>>& opponents,
                                          bool attack_positive_x, double seconds,
                                          std::vector<std::pair<double, double>> teammates = {},
-                                         msg::RestartKind restart = msg::RESTART_DROP_BALL) {
-  MiniWorld w(runtime::preset_match_config("msl"));
+                                         msg::RestartKind restart = msg::RESTART_DROP_BALL,
+                                         const std::string& preset = "msl", SkillParams params = {}) {
+  MiniWorld w(runtime::preset_match_config(preset), params);
   const double keep = w.league.rules().restart_distance();
   w.x = x;
   w.y = y;
@@ -2206,6 +2208,33 @@ TEST(SkillController, PlacingRobotBesideOurGoalAreaGoesRoundItsCornerNotAcrossIt
   EXPECT_FALSE(run.in_goal_area) << "went into our goal area";
   EXPECT_LT(std::hypot(run.end_x + 8.0, run.end_y - 1.5), 0.05)
       << "did not reach its place: ends at " << run.end_x << ", " << run.end_y;
+}
+
+TEST(SkillController, PlacingRobotWalledInByOpponentsStepsOutIntoTheBoundaryStrip) {
+  // SSL vs chaser, seed 1: their corner kick by our +x corner flag. Our robot
+  // stood 0.3 m from the spot with five opponents round it, the gaps between
+  // them narrower than a robot; its exit lay behind two of them, the planner
+  // found no way there, and it stood still for the 4 s until the referee
+  // moved it. Beyond our end line, in the boundary strip, a point past the
+  // distance lay a straight 0.3 m away.
+  const Eigen::Vector2d spot(4.30, 2.80);
+  const std::vector<std::pair<double, double>> opponents = {
+      {4.22, 2.51}, {4.32, 2.28}, {4.57, 2.20}, {4.28, 2.98}, {3.91, 2.42}};
+  auto place = [&](SkillParams params) {
+    return place_by_the_corner_flag(spot, 4.432, 2.534, 0.26, 3.73, 2.65, opponents, false, 4.0, {},
+                                    msg::RESTART_CORNER_KICK, "ssl", params);
+  };
+  const double keep = runtime::preset_match_config("ssl").league().rules().restart_distance();
+  const double line = 0.5 * runtime::preset_match_config("ssl").league().field().length();
+  const ByTheCornerFlag run = place({});
+  EXPECT_GE(std::hypot(run.end_x - spot.x(), run.end_y - spot.y()), keep);
+  EXPECT_GT(run.end_x, line);  // beyond our end line
+  EXPECT_TRUE(run.stepped_out);
+  // Without stepping out so, it stays walled in.
+  SkillParams walled;
+  walled.step_out_when_walled_in = false;
+  const ByTheCornerFlag stuck = place(walled);
+  EXPECT_LT(std::hypot(stuck.end_x - spot.x(), stuck.end_y - spot.y()), keep);
 }
 
 TEST(SkillController, PlacingRobotInsideTheCircleLeavesItByAPointBesideOurGoalArea) {
