@@ -8,13 +8,15 @@
 
 namespace robocaf::runtime {
 
+/// Clearance (m) robots moving about keep from the boundary strip's edge.
+inline constexpr double kBoundaryClearance = 0.1;
+
 /// On an open field (no walls: MSL, SSL), how far (m) beyond the lines a
-/// robot's edge may go: the boundary strip less a clearance kept from its
+/// robot's edge may go: the boundary strip less `clearance` kept from its
 /// edge, which stops robots. 0 within walls.
-inline double run_off(const msg::LeaguePreset& league) {
-  constexpr double kBoundaryClearance = 0.1;
+inline double run_off(const msg::LeaguePreset& league, double clearance = kBoundaryClearance) {
   if (league.field().walls()) return 0.0;
-  return std::max(0.0, league.field().boundary_width() - kBoundaryClearance);
+  return std::max(0.0, league.field().boundary_width() - clearance);
 }
 
 }  // namespace robocaf::runtime

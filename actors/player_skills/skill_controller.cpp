@@ -147,10 +147,9 @@ SkillController::SkillController(msg::Team team, uint32_t robot_id, const msg::L
                                    league.field().goal_width(), league.field().goal_depth(),
                                    // Robots may leave an open field (MSL, SSL) to get behind a ball on a line.
                                    runtime::run_off(league))),
-      standing_space_(field_free_space(
-          league.field().length(), league.field().width(), league.robot().radius(), league.field().goal_width(),
-          /*goal_depth=*/0.0,
-          league.field().walls() ? 0.0 : std::max(0.0, league.field().boundary_width() - kStandingEdgeClearance))) {
+      standing_space_(field_free_space(league.field().length(), league.field().width(), league.robot().radius(),
+                                       league.field().goal_width(), /*goal_depth=*/0.0,
+                                       runtime::run_off(league, kStandingEdgeClearance))) {
   const auto& f = league.field();
   for (int side = 0; side < 2; ++side) {
     placing_space_[side] = free_space_;
