@@ -1917,6 +1917,7 @@ struct ByTheCornerFlag {
   double closest = 1e9, end_x = 0.0, end_y = 0.0;
   bool out = false, back_in = false, in_goal_area = false;
   bool stepped_out = false;  // SkillController::intent() said so at some step
+  bool kept_stepping_out = true;  // once it said so, it said so at every step until out of the circle
   bool exit_while_inside = true;  // every step inside the circle reported the point it headed for
 };
 ByTheCornerFlag place_by_the_corner_flag(const Eigen::Vector2d& spot, double x, double y, double theta,
@@ -1948,6 +1949,8 @@ ByTheCornerFlag place_by_the_corner_flag(const Eigen::Vector2d& spot, double x, 
     w.step(place);
     const double from_spot = std::hypot(w.x - spot.x(), w.y - spot.y());
     run.closest = std::min(run.closest, from_spot);
+    if (run.stepped_out && !run.out && from_spot < keep)
+      run.kept_stepping_out = run.kept_stepping_out && w.skills.intent().stepping_out;
     run.stepped_out = run.stepped_out || w.skills.intent().stepping_out;
     if (from_spot < keep) run.exit_while_inside = run.exit_while_inside && w.skills.intent().exit.has_value();
     run.back_in = run.back_in || (run.out && from_spot < keep);
@@ -2230,6 +2233,9 @@ TEST(SkillController, PlacingRobotWalledInByOpponentsStepsOutIntoTheBoundaryStri
   EXPECT_GE(std::hypot(run.end_x - spot.x(), run.end_y - spot.y()), keep);
   EXPECT_GT(run.end_x, line);  // beyond our end line
   EXPECT_TRUE(run.stepped_out);
+  // Moving opens the planner a way back to the exit behind the opponents;
+  // it keeps to the point it stepped out to.
+  EXPECT_TRUE(run.kept_stepping_out);
   // Without stepping out so, it stays walled in.
   SkillParams walled;
   walled.step_out_when_walled_in = false;
