@@ -624,6 +624,36 @@ void SkillController::never_nearer(const Pose& self, const V& spot, double R, Ve
   v.vy = moving.dot(left);
 }
 
+void SkillController::brake_short_of_circle(const Pose& self, const V& velocity, const V& spot, double keep_out,
+                                            Vel& v) const {
+  const V away = V(self.x, self.y) - spot;
+  const double d = away.norm();
+  if (d < 1e-9 || d < keep_out) return;
+  const V out = away / d;
+  // Where its speed takes it before a command now bites: the estimate
+  // lags, and the wheels answer a cycle late.
+  const double coming = velocity.allFinite() ? std::max(0.0, -velocity.dot(out)) : 0.0;
+  const double room = d - keep_out - kRestartCircleCreep - coming * params_.circle_braking_lag;
+  // Turning its speed from inwards to along the circle takes the wheels'
+  // speeding up as much as their slowing down.
+  const auto& robot = league_.robot();
+  const double braking = params_.circle_braking_fraction *
+                         std::min(limit_or(robot.max_acceleration(), 3.0), limit_or(robot.max_deceleration(), 3.0));
+  const double most = std::sqrt(2.0 * braking * std::max(0.0, room));
+  const V heading(std::cos(self.theta), std::sin(self.theta)), left(-std::sin(self.theta), std::cos(self.theta));
+  if (!omni_) {
+    const double inwards = -v.vx * heading.dot(out);
+    if (inwards > most) v.vx *= most / inwards;
+    return;
+  }
+  V moving = heading * v.vx + left * v.vy;
+  const double inwards = -moving.dot(out);
+  if (inwards <= most) return;
+  moving += (inwards - most) * out;
+  v.vx = moving.dot(heading);
+  v.vy = moving.dot(left);
+}
+
 V SkillController::exit_from_circle(const Pose& self, const V& c, double R, const V& place,
                                     const std::vector<CircleObstacle>& occupied, const std::optional<V>& kept) const {
   // Straight out from the centre is shortest, but near an end line or a
@@ -1920,6 +1950,14 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     }
     const double fraction = placing_for_kickoff_ ? params_.kickoff_placement_fraction : params_.placement_fraction;
     v = go_to_pose(self, tx, ty, instruction.placement().theta(), true, fraction);
+    // On its way round the circle, its speed towards the spot is no more
+    // than it can brake before the distance: the way passes the circle, but
+    // the robot's speed turns with it only as fast as its acceleration
+    // allows. Sent at 1.3 m/s towards the circle's side to a new place
+    // beside the ball, a robot swung 1 cm inside (SSL vs chaser, a corner
+    // kick: moved by the referee).
+    if (params_.brake_short_of_circle && keeping_distance_ && round_circle && from_spot >= keep_out)
+      brake_short_of_circle(self, V(world.self().velocity().x(), world.self().velocity().y()), *spot, keep_out, v);
     // A ball held in the mouth goes wherever the robot drives or turns: it
     // backs straight off it first, which leaves the ball where it lies (MSL:
     // a robot whose push was a foul carried the ball for the whole placement,

@@ -162,6 +162,14 @@ struct SkillParams {
   // by opponents), steps out the same way, and may step beyond the lines
   // into the boundary strip, where standing is legal too.
   bool step_out_when_walled_in = true;
+  // One standing outside that distance, on its way round the circle,
+  // drives no faster towards the spot than it can brake at this fraction
+  // of its deceleration before the distance (brake_short_of_circle): its
+  // way passes the circle, but its speed does not turn with the way at
+  // once. Off: false.
+  bool brake_short_of_circle = true;
+  double circle_braking_fraction = 0.5;
+  double circle_braking_lag = 0.1;  // s its speed carries it on before braking bites
   // One standing outside that distance stands back, straight out from the
   // spot, while a teammate inside it is beside it and nearer the spot
   // (make_way_for_teammate_inside).
@@ -337,6 +345,14 @@ class SkillController {
   // nearer the spot (a differential robot's forward or backward speed
   // then, an omni robot's inward part); beyond R, leaves it alone.
   void never_nearer(const Pose& self, const Eigen::Vector2d& spot, double R, Vel& v) const;
+  // At least `keep_out` from `spot`: caps the part of `v` towards the spot
+  // at the speed from which the robot stops, braking at
+  // SkillParams::circle_braking_fraction of its deceleration, a little
+  // outside keep_out (a differential robot's whole speed is scaled).
+  // `velocity` is the robot's own estimated (world frame), which carries it
+  // on for SkillParams::circle_braking_lag before braking bites.
+  void brake_short_of_circle(const Pose& self, const Eigen::Vector2d& velocity, const Eigen::Vector2d& spot,
+                             double keep_out, Vel& v) const;
   // For a robot inside that circle whose place lies outside it: the point
   // just outside the edge, inside the field's lines and not within an
   // `occupied` circle (robots standing there) while another will do, from

@@ -2243,6 +2243,52 @@ TEST(SkillController, PlacingRobotWalledInByOpponentsStepsOutIntoTheBoundaryStri
   EXPECT_LT(std::hypot(stuck.end_x - spot.x(), stuck.end_y - spot.y()), keep);
 }
 
+TEST(SkillController, PlacingRobotSentRoundTheCircleAtSpeedBrakesShortOfIt) {
+  // SSL vs chaser, seed 3: their corner kick by our corner flag. The coach
+  // handed a robot running at 1.3 m/s towards the circle's side a new place
+  // beside the ball, 2 s before the restart. Its way there passed the
+  // circle with 5 cm to spare; its speed towards the spot carried it 1 cm
+  // inside, and the referee moved it.
+  const Eigen::Vector2d spot(-4.30, -2.80);
+  auto run = [&](SkillParams params) {
+    MiniWorld w(runtime::preset_match_config("ssl"), params);
+    const double keep = w.league.rules().restart_distance();
+    w.x = -3.39;
+    w.y = -0.60;
+    w.theta = -1.68;
+    w.bx = spot.x();
+    w.by = spot.y();
+    w.ball_moves = false;
+    w.run_off = true;
+    auto place_at = [&](double x, double y) {
+      msg::PlayerInstruction place = placing_for(msg::RESTART_CORNER_KICK, msg::ROLE_DEFENDER, x, y, -1.68);
+      place.set_attack_positive_x(true);
+      place.mutable_ball_spot()->set_x(spot.x());
+      place.mutable_ball_spot()->set_y(spot.y());
+      place.set_keep_out_radius(keep);
+      return place;
+    };
+    // First sent past the circle's side, down the field; then, at speed,
+    // to its new place beside the ball.
+    const msg::PlayerInstruction down = place_at(-3.39, -3.60);
+    while (w.y > -2.15 && w.t < 5.0) w.step(down);
+    const double speed = std::hypot(w.body.vx(), w.body.vy());
+    const msg::PlayerInstruction beside = place_at(-4.23, -2.20);
+    double closest = 1e9;
+    for (int k = 0; k < 150; ++k) {
+      w.step(beside);
+      closest = std::min(closest, std::hypot(w.x - spot.x(), w.y - spot.y()));
+    }
+    return std::make_pair(speed, closest - keep);
+  };
+  const auto [speed, to_spare] = run({});
+  EXPECT_GT(speed, 1.0) << "not at speed when its place moved";
+  EXPECT_GT(to_spare, 0.0) << "went inside the distance";
+  SkillParams unbraked;
+  unbraked.brake_short_of_circle = false;
+  EXPECT_LT(run(unbraked).second, to_spare);
+}
+
 TEST(SkillController, PlacingRobotInsideTheCircleLeavesItByAPointBesideOurGoalArea) {
   // MSL restart drill, their corner kick at our corner flag (seed 34,
   // restart 79): a robot inside the circle is sent to the spot straight
