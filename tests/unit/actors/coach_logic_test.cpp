@@ -938,6 +938,33 @@ TEST(CoachLogic, ARobotInOurGoalAreaAtAFreeKickBeforeItLeavesBesideTheAreaNotPas
         << "past the opponent at " << o.ShortDebugString() << " to " << p4->ShortDebugString();
 }
 
+// Leaving our goal area by its nearer side, where an opponent stands: by
+// the front, a few centimetres further, clear of it; and that point stays
+// while the robot moves (straight out, the point followed it).
+TEST(CoachLogic, ARobotLeavingOurGoalAreaGoesToAFreePointOfItsEdgeAndKeepsIt) {
+  const msg::LeaguePreset league = runtime::preset_match_config("ssl").league();
+  CoachLogic coach(msg::BLUE, league);  // defends -x: goal area x < -3.5, |y| < 1
+  const double r = league.robot().radius();
+  CoachLogic::RobotPoses poses{{1, pose(-4.4, 0.0)}, {2, pose(-3.62, -0.90)}, {3, pose(0.0, 1.0)}, {4, pose(1.0, -1.0)}};
+  const std::vector<msg::Pose2> opponents{pose(-3.62, -1.30)};
+  const msg::GameState g = restart(msg::RESTART_FREE_KICK, msg::YELLOW, 2.0, 0.0);
+  const msg::CoachCommand c = coach.on_game_state(g, {1, 2, 3, 4}, poses, opponents);
+  const msg::Pose2* first = placement_of(c, 2);
+  ASSERT_NE(first, nullptr);
+  const msg::Pose2 p2 = *first;
+  const bool near_area = p2.x() < -3.5 + 2.0 * r && std::abs(p2.y()) < 1.0 + 2.0 * r;
+  EXPECT_FALSE(near_area) << p2.ShortDebugString();
+  EXPECT_LT(dist(p2, -3.62, -0.90), 0.6) << "just out: " << p2.ShortDebugString();
+  EXPECT_GE(dist(p2, -3.62, -1.30), 2.0 * r + coach.restart_margin()) << p2.ShortDebugString();
+  for (const double y : {-0.85, -0.80, -0.95}) {
+    poses[2] = pose(-3.60, y);
+    const msg::CoachCommand next = coach.on_game_state(g, {1, 2, 3, 4}, poses, opponents);
+    const msg::Pose2* again = placement_of(next, 2);
+    ASSERT_NE(again, nullptr);
+    EXPECT_EQ(again->SerializeAsString(), p2.SerializeAsString()) << "standing at y = " << y;
+  }
+}
+
 // MSL restart drill, a drop ball by our corner flag: robot 3 was sent
 // beside our goal area, a radius clear of it, and stands there legally.
 // Counted as standing in the area's surroundings it had to leave them, back
