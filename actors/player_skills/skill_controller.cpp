@@ -752,6 +752,39 @@ std::optional<V> SkillController::step_out_of_circle(const Pose& self, const V& 
   return std::nullopt;
 }
 
+std::optional<V> SkillController::step_out_of_own_goal_area(const Pose& self, const std::vector<V>& teammates,
+                                                            const std::vector<V>& opponents) const {
+  constexpr double kStep = 0.01;
+  const auto& f = league_.field();
+  const double r = league_.robot().radius();
+  const V p(self.x, self.y);
+  std::vector<V> robots = teammates;
+  robots.insert(robots.end(), opponents.begin(), opponents.end());
+  const double body_gap = 2.0 * r + kStepOutBodyGap;
+  auto room_at = [&](const V& q) {
+    return std::all_of(opponents.begin(), opponents.end(), [&](const V& o) { return (q - o).norm() >= body_gap; }) &&
+           std::all_of(teammates.begin(), teammates.end(), [&](const V& m) {
+             return (q - m).norm() >= std::min(teammate_keep(), (p - m).norm()) - 1e-3;
+           });
+  };
+  // The area's edge, out past the strip kept off it, on the front and both
+  // sides, from the back of the run-off to the front.
+  const double a = own_goal_x_ < 0.0 ? 1.0 : -1.0;
+  const double grow = own_goal_area_keep() + kStep;
+  const double front = own_goal_x_ + a * (f.goal_area_depth() + grow);
+  const double side = 0.5 * f.goal_area_width() + grow;
+  const double back = own_goal_x_ - a * runtime::run_off(league_);
+  std::optional<V> best;
+  auto consider = [&](const V& q) {
+    if (best && (q - p).norm() >= (*best - p).norm()) return;
+    if (may_stand_at(q, /*beyond_lines=*/true) && room_at(q) && way_clear_of(p, q, robots)) best = q;
+  };
+  for (double y = -side; y <= side; y += kStep) consider(V(front, y));
+  for (double along = 0.0; along <= std::abs(front - back); along += kStep)
+    for (const double s : {-1.0, 1.0}) consider(V(front - a * along, s * side));
+  return best;
+}
+
 std::optional<V> SkillController::make_way_for_teammate_inside(const Pose& self, const V& c, double keep_out) const {
   // Teammates stand on the edge of the distance teammate_keep() apart, a
   // wall the ball cannot pass, nor a robot still inside behind it: one walled
@@ -1865,7 +1898,31 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
                                                 instruction.role() != msg::ROLE_KEEPER
                                             ? make_way_for_teammate_inside(self, *spot, keep_out)
                                             : std::nullopt;
-    if (stand_back) {
+    // Inside our goal area, with a robot on the straight way to its place:
+    // out of the area first, by the nearest clear point. Among five
+    // chasers at the area's corner, a robot 3 cm inside its side planned
+    // round them one way and the other, as its place moved, and stood in
+    // the area until the referee moved it (SSL vs chaser, their free kick
+    // for too many defenders in our area).
+    std::optional<V> out_of_area;
+    if (params_.step_out_of_own_goal_area && instruction.role() != msg::ROLE_KEEPER &&
+        league_.rules().max_defenders_in_goal_area() > 0 && in_own_goal_area(V(self.x, self.y), 0.0) &&
+        !in_own_goal_area(place, 0.0)) {
+      std::vector<V> opponents;
+      for (const auto& opponent : world.opponents())
+        opponents.emplace_back(opponent.pose().x(), opponent.pose().y());
+      std::vector<V> robots = teammates_;
+      robots.insert(robots.end(), opponents.begin(), opponents.end());
+      if (!way_clear_of(V(self.x, self.y), place, robots))
+        out_of_area = step_out_of_own_goal_area(self, teammates_, opponents);
+    }
+    if (out_of_area) {
+      intent_.exit = *out_of_area;
+      intent_.stepping_out = stepping_out_ = true;
+      stepping_beyond_lines_ = true;  // the point may lie in the boundary strip
+      tx = out_of_area->x();
+      ty = out_of_area->y();
+    } else if (stand_back) {
       intent_.making_way = true;
       tx = stand_back->x();
       ty = stand_back->y();

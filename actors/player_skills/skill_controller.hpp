@@ -168,6 +168,11 @@ struct SkillParams {
   // way passes the circle, but its speed does not turn with the way at
   // once. Off: false.
   bool brake_short_of_circle = true;
+  // Placing, a field player inside our goal area whose straight way to its
+  // place outside runs into a robot steps straight out of the area first,
+  // to the nearest point beside it with room and a clear way
+  // (step_out_of_own_goal_area); off: false.
+  bool step_out_of_own_goal_area = true;
   double circle_braking_fraction = 0.5;
   double circle_braking_lag = 0.1;  // s its speed carries it on before braking bites
   // One standing outside that distance stands back, straight out from the
@@ -345,6 +350,12 @@ class SkillController {
   // nearer the spot (a differential robot's forward or backward speed
   // then, an omni robot's inward part); beyond R, leaves it alone.
   void never_nearer(const Pose& self, const Eigen::Vector2d& spot, double R, Vel& v) const;
+  // For a robot inside our goal area: the nearest point just outside it
+  // (beyond the strip placing keeps off it, own_goal_area_keep()), where it
+  // may stand, clear of the robots' bodies, reached on a straight way clear
+  // of them; none if there is no such point.
+  std::optional<Eigen::Vector2d> step_out_of_own_goal_area(const Pose& self, const std::vector<Eigen::Vector2d>& teammates,
+                                                           const std::vector<Eigen::Vector2d>& opponents) const;
   // At least `keep_out` from `spot`: caps the part of `v` towards the spot
   // at the speed from which the robot stops, braking at
   // SkillParams::circle_braking_fraction of its deceleration, a little

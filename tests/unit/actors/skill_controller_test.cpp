@@ -1918,6 +1918,7 @@ struct ByTheCornerFlag {
   bool out = false, back_in = false, in_goal_area = false;
   bool stepped_out = false;  // SkillController::intent() said so at some step
   bool kept_stepping_out = true;  // once it said so, it said so at every step until out of the circle
+  double seconds_in_goal_area = 0.0;  // of our goal area (the referee's: its centre in it)
   bool exit_while_inside = true;  // every step inside the circle reported the point it headed for
 };
 ByTheCornerFlag place_by_the_corner_flag(const Eigen::Vector2d& spot, double x, double y, double theta,
@@ -1957,8 +1958,9 @@ ByTheCornerFlag place_by_the_corner_flag(const Eigen::Vector2d& spot, double x, 
     run.out = run.out || from_spot >= keep;
     const auto& f = w.league.field();
     const double in_front_of_our_goal_line = 0.5 * f.length() + (attack_positive_x ? w.x : -w.x);
-    run.in_goal_area = run.in_goal_area ||
-                       (std::abs(w.y) <= 0.5 * f.goal_area_width() && in_front_of_our_goal_line <= f.goal_area_depth());
+    const bool in_area = std::abs(w.y) <= 0.5 * f.goal_area_width() && in_front_of_our_goal_line <= f.goal_area_depth();
+    run.in_goal_area = run.in_goal_area || in_area;
+    if (in_area) run.seconds_in_goal_area += w.config.sim().control_period();
   }
   run.end_x = w.x;
   run.end_y = w.y;
@@ -2241,6 +2243,29 @@ TEST(SkillController, PlacingRobotWalledInByOpponentsStepsOutIntoTheBoundaryStri
   walled.step_out_when_walled_in = false;
   const ByTheCornerFlag stuck = place(walled);
   EXPECT_LT(std::hypot(stuck.end_x - spot.x(), stuck.end_y - spot.y()), keep);
+}
+
+TEST(SkillController, PlacingRobotInOurGoalAreaAmongOpponentsStepsOutOfItFirst) {
+  // SSL vs chaser, seed 4: their free kick for too many defenders in our
+  // goal area. Our robot stood 3 cm inside the area's side by our end line,
+  // its place beside the area behind five chasers; it planned round them one
+  // way and the other and stood in the area for the 4 s, and the referee
+  // moved it. Just beside the area, beyond the end line, there was room.
+  const Eigen::Vector2d spot(-2.91, 0.0);
+  const std::vector<std::pair<double, double>> opponents = {
+      {-4.39, -1.12}, {-4.26, -1.29}, {-4.39, -1.47}, {-4.04, -1.27}, {-4.17, -1.02}};
+  auto place = [&](SkillParams params) {
+    return place_by_the_corner_flag(spot, -4.55, -0.965, 0.68, -4.51, -1.28, opponents, true, 4.0,
+                                    {{-4.51, -0.66}}, msg::RESTART_FREE_KICK, "ssl", params);
+  };
+  const ByTheCornerFlag run = place({});
+  EXPECT_LT(run.seconds_in_goal_area, 0.5);
+  EXPECT_TRUE(run.stepped_out);
+  // Without that step it went round the opponents, in the area for longer.
+  SkillParams round;
+  round.step_out_of_own_goal_area = false;
+  const double went_round = place(round).seconds_in_goal_area;
+  EXPECT_GT(went_round, 2.0 * run.seconds_in_goal_area) << run.seconds_in_goal_area;
 }
 
 TEST(SkillController, PlacingRobotSentRoundTheCircleAtSpeedBrakesShortOfIt) {
