@@ -719,24 +719,25 @@ bool SkillController::way_clear_of(const V& from, const V& to, const std::vector
   });
 }
 
+bool SkillController::may_step_to(const V& from, const V& q, const std::vector<V>& teammates,
+                                  const std::vector<V>& opponents, const std::vector<V>& robots) const {
+  // Clear of the robots beside it: opponents' bodies, and teammates by as
+  // much as the skills keep from them (or no nearer than it stands), else
+  // the safety search holds it back short of the point.
+  const double body_gap = 2.0 * league_.robot().radius() + kStepOutBodyGap;
+  return std::all_of(opponents.begin(), opponents.end(), [&](const V& o) { return (q - o).norm() >= body_gap; }) &&
+         std::all_of(teammates.begin(), teammates.end(),
+                     [&](const V& m) { return (q - m).norm() >= std::min(teammate_keep(), (from - m).norm()) - 1e-3; }) &&
+         way_clear_of(from, q, robots);
+}
+
 std::optional<V> SkillController::step_out_of_circle(const Pose& self, const V& c, double keep_out, double R,
                                                      const std::vector<V>& teammates,
                                                      const std::vector<V>& opponents, bool beyond_lines) const {
-  const double r = league_.robot().radius();
   const V p(self.x, self.y);
   const V radial = unit_or(p - c, V(1.0, 0.0));
   std::vector<V> robots = teammates;
   robots.insert(robots.end(), opponents.begin(), opponents.end());
-  // Where it stands clear of the robots beside it: opponents' bodies, and
-  // teammates by as much as the skills keep from them (or no nearer than
-  // it stands), else the safety search holds it back short of the point.
-  const double body_gap = 2.0 * r + kStepOutBodyGap;
-  auto room_at = [&](const V& q) {
-    return std::all_of(opponents.begin(), opponents.end(), [&](const V& o) { return (q - o).norm() >= body_gap; }) &&
-           std::all_of(teammates.begin(), teammates.end(), [&](const V& m) {
-             return (q - m).norm() >= std::min(teammate_keep(), (p - m).norm()) - 1e-3;
-           });
-  };
   // As far out as the robots on the edge leave room for: the edge of the
   // circle it keeps out of, halfway there, or just past the distance.
   for (const double ring : {R, 0.5 * (keep_out + R), keep_out + 2.0 * kRestartCircleCreep}) {
@@ -744,7 +745,7 @@ std::optional<V> SkillController::step_out_of_circle(const Pose& self, const V& 
     for (int k = -kStepOutDirections; k <= kStepOutDirections; ++k) {
       const V q = c + ring * (Eigen::Rotation2Dd(k * kStepOutTurn) * radial);
       if (!may_stand_at(q, beyond_lines)) continue;
-      if (!room_at(q) || !way_clear_of(p, q, robots)) continue;
+      if (!may_step_to(p, q, teammates, opponents, robots)) continue;
       if (!best || (q - p).norm() < (*best - p).norm()) best = q;
     }
     if (best) return best;
@@ -756,17 +757,9 @@ std::optional<V> SkillController::step_out_of_own_goal_area(const Pose& self, co
                                                             const std::vector<V>& opponents) const {
   constexpr double kStep = 0.01;
   const auto& f = league_.field();
-  const double r = league_.robot().radius();
   const V p(self.x, self.y);
   std::vector<V> robots = teammates;
   robots.insert(robots.end(), opponents.begin(), opponents.end());
-  const double body_gap = 2.0 * r + kStepOutBodyGap;
-  auto room_at = [&](const V& q) {
-    return std::all_of(opponents.begin(), opponents.end(), [&](const V& o) { return (q - o).norm() >= body_gap; }) &&
-           std::all_of(teammates.begin(), teammates.end(), [&](const V& m) {
-             return (q - m).norm() >= std::min(teammate_keep(), (p - m).norm()) - 1e-3;
-           });
-  };
   // The area's edge, out past the strip kept off it, on the front and both
   // sides, from the back of the run-off to the front.
   const double a = own_goal_x_ < 0.0 ? 1.0 : -1.0;
@@ -777,7 +770,7 @@ std::optional<V> SkillController::step_out_of_own_goal_area(const Pose& self, co
   std::optional<V> best;
   auto consider = [&](const V& q) {
     if (best && (q - p).norm() >= (*best - p).norm()) return;
-    if (may_stand_at(q, /*beyond_lines=*/true) && room_at(q) && way_clear_of(p, q, robots)) best = q;
+    if (may_stand_at(q, /*beyond_lines=*/true) && may_step_to(p, q, teammates, opponents, robots)) best = q;
   };
   for (double y = -side; y <= side; y += kStep) consider(V(front, y));
   for (double along = 0.0; along <= std::abs(front - back); along += kStep)

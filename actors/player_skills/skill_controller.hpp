@@ -350,6 +350,11 @@ class SkillController {
   // nearer the spot (a differential robot's forward or backward speed
   // then, an omni robot's inward part); beyond R, leaves it alone.
   void never_nearer(const Pose& self, const Eigen::Vector2d& spot, double R, Vel& v) const;
+  // Whether a robot at `from` stepping out to `q` stands there clear of the
+  // opponents' bodies and of teammates (by teammate_keep(), or no nearer
+  // than it stands), on a straight way clear of all `robots`.
+  bool may_step_to(const Eigen::Vector2d& from, const Eigen::Vector2d& q, const std::vector<Eigen::Vector2d>& teammates,
+                   const std::vector<Eigen::Vector2d>& opponents, const std::vector<Eigen::Vector2d>& robots) const;
   // For a robot inside our goal area: the nearest point just outside it
   // (beyond the strip placing keeps off it, own_goal_area_keep()), where it
   // may stand, clear of the robots' bodies, reached on a straight way clear
