@@ -1897,18 +1897,17 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // round them one way and the other, as its place moved, and stood in
     // the area until the referee moved it (SSL vs chaser, their free kick
     // for too many defenders in our area).
+    // Stepping out (of our goal area, or of the circle below) goes among
+    // the robots' centres.
+    std::vector<V> opponents;
+    for (const auto& opponent : world.opponents()) opponents.emplace_back(opponent.pose().x(), opponent.pose().y());
+    std::vector<V> robots = teammates_;
+    robots.insert(robots.end(), opponents.begin(), opponents.end());
     std::optional<V> out_of_area;
     if (params_.step_out_of_own_goal_area && instruction.role() != msg::ROLE_KEEPER &&
         league_.rules().max_defenders_in_goal_area() > 0 && in_own_goal_area(V(self.x, self.y), 0.0) &&
-        !in_own_goal_area(place, 0.0)) {
-      std::vector<V> opponents;
-      for (const auto& opponent : world.opponents())
-        opponents.emplace_back(opponent.pose().x(), opponent.pose().y());
-      std::vector<V> robots = teammates_;
-      robots.insert(robots.end(), opponents.begin(), opponents.end());
-      if (!way_clear_of(V(self.x, self.y), place, robots))
-        out_of_area = step_out_of_own_goal_area(self, teammates_, opponents);
-    }
+        !in_own_goal_area(place, 0.0) && !way_clear_of(V(self.x, self.y), place, robots))
+      out_of_area = step_out_of_own_goal_area(self, teammates_, opponents);
     if (out_of_area) {
       intent_.exit = *out_of_area;
       intent_.stepping_out = stepping_out_ = true;
@@ -1943,13 +1942,8 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
         // teammates or a point a teammate was coming to left robots standing
         // inside, pressing or turning to and fro (MSL seeds 101-120, with a
         // band of two radii: moved 1 -> 4).
-        std::vector<V> opponents;
-        for (const auto& opponent : world.opponents())
-          opponents.emplace_back(opponent.pose().x(), opponent.pose().y());
         if (!placing_for_kickoff_ && from_spot < keep_out &&
             from_spot >= keep_out - params_.step_out_band_radii * league_.robot().radius()) {
-          std::vector<V> robots = teammates_;
-          robots.insert(robots.end(), opponents.begin(), opponents.end());
           if (!way_clear_of(V(self.x, self.y), exit, robots))
             if (const auto out = step_out_of_circle(self, *spot, keep_out, R, teammates_, opponents)) {
               exit = *out;

@@ -163,18 +163,19 @@ struct SkillParams {
   // into the boundary strip, where standing is legal too.
   bool step_out_when_walled_in = true;
   // One standing outside that distance, on its way round the circle,
-  // drives no faster towards the spot than it can brake at this fraction
-  // of its deceleration before the distance (brake_short_of_circle): its
-  // way passes the circle, but its speed does not turn with the way at
-  // once. Off: false.
+  // drives no faster towards the spot than it can brake before the
+  // distance, at circle_braking_fraction of the smaller of its
+  // acceleration and deceleration, after circle_braking_lag s
+  // (brake_short_of_circle): its way passes the circle, but its speed does
+  // not turn with the way at once. Off: false.
   bool brake_short_of_circle = true;
+  double circle_braking_fraction = 0.5;
+  double circle_braking_lag = 0.1;  // s its speed carries it on before braking bites
   // Placing, a field player inside our goal area whose straight way to its
   // place outside runs into a robot steps straight out of the area first,
   // to the nearest point beside it with room and a clear way
   // (step_out_of_own_goal_area); off: false.
   bool step_out_of_own_goal_area = true;
-  double circle_braking_fraction = 0.5;
-  double circle_braking_lag = 0.1;  // s its speed carries it on before braking bites
   // One standing outside that distance stands back, straight out from the
   // spot, while a teammate inside it is beside it and nearer the spot
   // (make_way_for_teammate_inside).
@@ -363,8 +364,9 @@ class SkillController {
                                                            const std::vector<Eigen::Vector2d>& opponents) const;
   // At least `keep_out` from `spot`: caps the part of `v` towards the spot
   // at the speed from which the robot stops, braking at
-  // SkillParams::circle_braking_fraction of its deceleration, a little
-  // outside keep_out (a differential robot's whole speed is scaled).
+  // SkillParams::circle_braking_fraction of the smaller of its acceleration
+  // and deceleration, a little outside keep_out (a differential robot's
+  // whole speed is scaled).
   // `velocity` is the robot's own estimated (world frame), which carries it
   // on for SkillParams::circle_braking_lag before braking bites.
   void brake_short_of_circle(const Pose& self, const Eigen::Vector2d& velocity, const Eigen::Vector2d& spot,
