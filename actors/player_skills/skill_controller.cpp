@@ -629,12 +629,24 @@ void SkillController::brake_short_of_circle(const Pose& self, const V& velocity,
   const V away = V(self.x, self.y) - spot;
   const double d = away.norm();
   if (d < 1e-9 || d < keep_out) return;
-  const V out = away / d;
+  brake_within(self, velocity, -away / d, d - keep_out - kRestartCircleCreep, v);
+}
+
+void SkillController::brake_short_of_halfway_line(const Pose& self, const V& velocity, Vel& v) const {
+  const double home = own_goal_x_ > 0.0 ? 1.0 : -1.0;
+  // The referee wants the whole body in our half.
+  const double room = home * self.x - league_.robot().radius() - kRestartCircleCreep;
+  if (room < 0.0) return;  // on the line or beyond it: on its way home
+  brake_within(self, velocity, V(-home, 0.0), room, v);
+}
+
+void SkillController::brake_within(const Pose& self, const V& velocity, const V& towards, double room,
+                                   Vel& v) const {
   // Where its speed takes it before a command now bites: the estimate
   // lags, and the wheels answer a cycle late.
-  const double coming = velocity.allFinite() ? std::max(0.0, -velocity.dot(out)) : 0.0;
-  const double room = d - keep_out - kRestartCircleCreep - coming * params_.circle_braking_lag;
-  // Turning its speed from inwards to along the circle takes the wheels'
+  const double coming = velocity.allFinite() ? std::max(0.0, velocity.dot(towards)) : 0.0;
+  room -= coming * params_.circle_braking_lag;
+  // Turning its speed from inwards to along the edge takes the wheels'
   // speeding up as much as their slowing down.
   const auto& robot = league_.robot();
   const double braking = params_.circle_braking_fraction *
@@ -642,14 +654,23 @@ void SkillController::brake_short_of_circle(const Pose& self, const V& velocity,
   const double most = std::sqrt(2.0 * braking * std::max(0.0, room));
   const V heading(std::cos(self.theta), std::sin(self.theta)), left(-std::sin(self.theta), std::cos(self.theta));
   if (!omni_) {
-    const double inwards = -v.vx * heading.dot(out);
+    const double inwards = v.vx * heading.dot(towards);
     if (inwards > most) v.vx *= most / inwards;
     return;
   }
   V moving = heading * v.vx + left * v.vy;
-  const double inwards = -moving.dot(out);
-  if (inwards <= most) return;
-  moving += (inwards - most) * out;
+  const double inwards = moving.dot(towards);
+  if (inwards <= most && coming <= most) return;
+  if (inwards > most) moving -= (inwards - most) * towards;
+  // Coming in faster than that, it keeps its speed sideways meanwhile:
+  // the wheels' change is one budget, and a command that turns the
+  // velocity sideways spends it on the turn (a robot at 2.8 m/s, 0.9 m
+  // from the halfway line with its place 1.8 m to its side, slowed at
+  // 1.7 m/s² and crossed the line by 0.9 m).
+  if (coming > most) {
+    const V side = V(-towards.y(), towards.x());
+    moving += (velocity.dot(side) - moving.dot(side)) * side;
+  }
   v.vx = moving.dot(heading);
   v.vy = moving.dot(left);
 }
@@ -2002,6 +2023,14 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // kick: moved by the referee).
     if (params_.brake_short_of_circle && keeping_distance_ && round_circle && from_spot >= keep_out)
       brake_short_of_circle(self, V(world.self().velocity().x(), world.self().velocity().y()), *spot, keep_out, v);
+    // Placing for a kick-off, likewise short of the halfway line. A robot
+    // running across its half at 1.7 m/s towards its place beside the line,
+    // 1.7 m to its side (an opponent alongside had kept it from turning),
+    // crossed the line by 0.4 m with the speed it could not turn in time,
+    // and was 5 cm short of its half at the kick-off (SSL vs chaser, seed
+    // 23: moved by the referee).
+    if (params_.brake_short_of_halfway_line && placing_for_kickoff_)
+      brake_short_of_halfway_line(self, V(world.self().velocity().x(), world.self().velocity().y()), v);
     // A ball held in the mouth goes wherever the robot drives or turns: it
     // backs straight off it first, which leaves the ball where it lies (MSL:
     // a robot whose push was a foul carried the ball for the whole placement,

@@ -171,6 +171,11 @@ struct SkillParams {
   bool brake_short_of_circle = true;
   double circle_braking_fraction = 0.5;
   double circle_braking_lag = 0.1;  // s its speed carries it on before braking bites
+  // Placing for a kick-off, a robot in its own half drives no faster
+  // towards the halfway line than it can brake before it is no longer
+  // wholly in its half, with the circle's braking numbers
+  // (brake_short_of_halfway_line); off: false.
+  bool brake_short_of_halfway_line = true;
   // Placing, a field player inside our goal area whose straight way to its
   // place outside runs into a robot steps straight out of the area first,
   // to the nearest point beside it with room and a clear way
@@ -371,6 +376,13 @@ class SkillController {
   // on for SkillParams::circle_braking_lag before braking bites.
   void brake_short_of_circle(const Pose& self, const Eigen::Vector2d& velocity, const Eigen::Vector2d& spot,
                              double keep_out, Vel& v) const;
+  // Wholly in our half: caps the part of `v` towards the halfway line the
+  // same way, so that the robot stops a little inside our half.
+  void brake_short_of_halfway_line(const Pose& self, const Eigen::Vector2d& velocity, Vel& v) const;
+  // Caps the part of `v` along `towards` (unit, world frame) at the speed
+  // from which the robot stops within `room` m (both braking functions).
+  void brake_within(const Pose& self, const Eigen::Vector2d& velocity, const Eigen::Vector2d& towards, double room,
+                    Vel& v) const;
   // For a robot inside that circle whose place lies outside it: the point
   // just outside the edge, inside the field's lines and not within an
   // `occupied` circle (robots standing there) while another will do, from

@@ -1184,6 +1184,7 @@ RunBack run_back_past(const SkillParams& params, std::optional<std::pair<double,
   w.opponent_headings = {std::atan2(opponent_velocity.second, opponent_velocity.first)};
   w.ball_moves = false;
   msg::PlayerInstruction place = placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, -1.5, 2.0, kPi);
+  place.set_attack_positive_x(true);  // our half is x < 0
   place.mutable_ball_spot();
   RunBack run;
   for (int k = 0; k < 6 * 50; ++k) {
@@ -2312,6 +2313,43 @@ TEST(SkillController, PlacingRobotSentRoundTheCircleAtSpeedBrakesShortOfIt) {
   SkillParams unbraked;
   unbraked.brake_short_of_circle = false;
   EXPECT_LT(run(unbraked).second, to_spare);
+}
+
+TEST(SkillController, PlacingRobotRunningAtTheHalfwayLineBrakesShortOfIt) {
+  // SSL vs chaser, seed 23: placing for our kick-off, a robot ran across
+  // our half (+x) towards the halfway line at 1.7 m/s, an opponent
+  // alongside keeping it from turning towards its place. Past the
+  // opponent, its place beside the line lay 1.7 m to its side; it crossed
+  // the line by 0.4 m with the speed it could not turn in time, and was
+  // 5 cm short of our half when the referee restarted play. Here it runs
+  // at the line on its way to another place when the kick-off's comes.
+  auto run = [](SkillParams params) {
+    MiniWorld w(runtime::preset_match_config("ssl"), params);
+    w.x = 3.4;
+    w.y = -0.6;
+    w.theta = kPi;
+    w.bx = -4.0;
+    w.by = 2.5;
+    w.ball_moves = false;
+    msg::PlayerInstruction away = placing_for(msg::RESTART_FREE_KICK, msg::ROLE_SUPPORTER, -3.0, -0.6, kPi);
+    away.set_attack_positive_x(false);
+    while (w.x > 1.5 && w.t < 4.0) w.step(away);
+    const double speed = std::hypot(w.body.vx(), w.body.vy());
+    msg::PlayerInstruction place = placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, 0.18, -2.40, kPi);
+    place.set_attack_positive_x(false);
+    double deepest = -1e9;  // m its body reached past the line
+    for (int k = 0; k < 4 * 50; ++k) {
+      w.step(place);
+      deepest = std::max(deepest, w.league.robot().radius() - w.x);
+    }
+    return std::make_pair(speed, deepest);
+  };
+  const auto [speed, deepest] = run({});
+  EXPECT_GT(speed, 1.5) << "not at speed when placing for the kick-off began";
+  EXPECT_LT(deepest, 0.0) << "left our half by " << deepest << " m";
+  SkillParams unbraked;
+  unbraked.brake_short_of_halfway_line = false;
+  EXPECT_GT(run(unbraked).second, 0.0) << "the scene does not take an unbraked robot over the line";
 }
 
 TEST(SkillController, PlacingRobotInsideTheCircleLeavesItByAPointBesideOurGoalArea) {
