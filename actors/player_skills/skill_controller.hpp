@@ -39,6 +39,18 @@ struct SkillParams {
   // brakes without turning until it is slower.
   double reversal_brake_speed = 0.3;
   double braking_fraction = 0.4;     // of max_deceleration, to plan stops despite latency
+  // Placing, an omnidirectional robot's last leg to its place is a
+  // time-optimal move (BangBang2D: speeding up at the wheels' limit,
+  // slowing down at braking_fraction of theirs, the limits split between x
+  // and y) from its estimated velocity, replanned each cycle; it drives at
+  // the move's velocity trajectory_lookahead s on, or
+  // trajectory_speed_up_lookahead s on where that is faster: speeding up,
+  // a command just ahead of the lagging estimate left the motor short of
+  // its limit. Off: its velocity is steered straight at the place (what it
+  // still does elsewhere).
+  bool time_optimal_placing = true;
+  double trajectory_lookahead = 0.05;           // s
+  double trajectory_speed_up_lookahead = 0.25;  // s
   double cruise_fraction = 0.8;      // of max_speed, moving about the field
   // Of max_speed, placing for a restart: late is illegal.
   double placement_fraction = 0.95;
@@ -598,6 +610,7 @@ class SkillController {
   std::vector<Eigen::Vector2d> attackers_;  // this cycle's positions of the other attackers (PlayerInstruction.team_roles)
   bool keeper_on_team_ = false;             // another robot of the team keeps goal (team_roles)
   Eigen::Vector2d ball_velocity_ = Eigen::Vector2d::Zero();  // this cycle's ball velocity estimate
+  Eigen::Vector2d own_velocity_ = Eigen::Vector2d::Zero();   // this cycle's estimate of the robot's (field frame)
   std::optional<double> ball_still_since_;  // when the ball estimate last came to rest
   double ball_still_for_ = 0.0;             // s it has lain still since
   // Placing: since when the robot has asked to move and not moved, and

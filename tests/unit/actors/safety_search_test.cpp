@@ -909,9 +909,18 @@ TEST(SafetySearchInSkillController, DifferentialRobotBrakesFromItsCommandNotFrom
   EXPECT_GE(cmd.velocity().vx(), 0.0);  // braking never reverses
 }
 
+// These scenes drive an omni robot at a place far ahead, asking for full
+// speed at once: steered straight there, not on a time-optimal move, which
+// starts from the estimate and asks for a little more each cycle.
+SkillParams straight_at_the_place() {
+  SkillParams params;
+  params.time_optimal_placing = false;
+  return params;
+}
+
 TEST(SafetySearchInSkillController, OmniRobotBrakesFromItsCommandNotFromAFastEstimate) {
   const msg::MatchConfig ssl = runtime::preset_match_config("ssl");
-  SkillController skills(msg::BLUE, 1, ssl.league());
+  SkillController skills(msg::BLUE, 1, ssl.league(), straight_at_the_place());
   const msg::PlayerInstruction place = place_at(3.0, 0.0);
   const double commanded = skills.step(estimate(-2.0, 0.0, 0.0, 0.0, 0.0), place, 1, 0.0).velocity().vx();
   ASSERT_GT(commanded, 2.0);
@@ -952,7 +961,7 @@ TEST(SafetySearchInSkillController, UncertainTeammateIsGivenTwoStandardDeviation
   const msg::MatchConfig ssl = runtime::preset_match_config("ssl");
   const msg::PlayerInstruction place = place_at(3.0, 0.0);
   auto command_with_teammate_sd = [&](double sd) {
-    SkillController skills(msg::BLUE, 1, ssl.league());
+    SkillController skills(msg::BLUE, 1, ssl.league(), straight_at_the_place());
     msg::WorldEstimate w = estimate(-2.0, 0.0, 0.0, 0.0, 0.0);
     skills.step(w, place, 1, 0.0);
     w = estimate(-2.0, 0.0, 0.0, 1.0, 0.0);
