@@ -250,8 +250,14 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
       // one running at 1.7 m/s along the field with its place beside the
       // halfway line 1.7 m to its side crossed the line by 0.4 m.
       const MotionLimits limits{speed_cap, limit_or(robot.max_acceleration(), 3.0),
-                                params_.braking_fraction * limit_or(robot.max_deceleration(), 3.0)};
-      const BangBang2D move(V(self.x, self.y), own_velocity_, V(tx, ty), limits);
+                                params_.trajectory_braking_fraction * limit_or(robot.max_deceleration(), 3.0)};
+      // From the velocity last asked for, which the motor holds, unless
+      // the robot is far from moving at it (held up, or pushed): started
+      // from the lagging estimate, each cycle asked for a little less than
+      // the robot already had, and it hardly braked.
+      const V asked = last_command_in_field(self.theta);
+      const V start = (asked - own_velocity_).norm() <= params_.trajectory_command_trust ? asked : own_velocity_;
+      const BangBang2D move(V(self.x, self.y), start, V(tx, ty), limits);
       v_field = move.velocity(params_.trajectory_lookahead);
       const V further = move.velocity(params_.trajectory_speed_up_lookahead);
       if (further.norm() > v_field.norm()) v_field = further;

@@ -50,6 +50,10 @@ struct SkillParams {
   // still does elsewhere).
   bool time_optimal_placing = true;
   double trajectory_lookahead = 0.05;           // s
+  double trajectory_braking_fraction = 0.4;     // of max_deceleration, slowing down on the move
+  // m/s: the move starts from the velocity last asked for while the
+  // estimate is within this of it, else from the estimate.
+  double trajectory_command_trust = 0.5;
   double trajectory_speed_up_lookahead = 0.25;  // s
   double cruise_fraction = 0.8;      // of max_speed, moving about the field
   // Of max_speed, placing for a restart: late is illegal.

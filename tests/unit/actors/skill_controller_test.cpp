@@ -2347,9 +2347,53 @@ TEST(SkillController, PlacingRobotRunningAtTheHalfwayLineBrakesShortOfIt) {
   const auto [speed, deepest] = run({});
   EXPECT_GT(speed, 1.5) << "not at speed when placing for the kick-off began";
   EXPECT_LT(deepest, 0.0) << "left our half by " << deepest << " m";
-  SkillParams unbraked;
+  // The brake alone keeps it in, steered straight at its place.
+  SkillParams straight;
+  straight.time_optimal_placing = false;
+  EXPECT_LT(run(straight).second, 0.0);
+  SkillParams unbraked = straight;
   unbraked.brake_short_of_halfway_line = false;
   EXPECT_GT(run(unbraked).second, 0.0) << "the scene does not take an unbraked robot over the line";
+}
+
+TEST(SkillController, PlacingOmniRobotRunningAcrossTheWayToItsPlaceStopsShortOfItAlongItsRun) {
+  // Steered straight at its place, a robot running across the way there
+  // turned its velocity only as fast as the motor's limit on the whole
+  // change allowed, and slid on past the place along its run (SSL vs
+  // chaser, seed 23: 0.65 m past it, over the halfway line). On a
+  // time-optimal move it brakes that motion from the first cycle.
+  auto run = [](SkillParams params) {
+    MiniWorld w(runtime::preset_match_config("ssl"), params);
+    w.x = 3.4;
+    w.y = -0.6;
+    w.theta = kPi;
+    w.bx = -4.0;
+    w.by = 2.5;
+    w.ball_moves = false;
+    msg::PlayerInstruction away = placing_for(msg::RESTART_FREE_KICK, msg::ROLE_SUPPORTER, -3.0, -0.6, kPi);
+    while (w.x > 1.8 && w.t < 4.0) w.step(away);
+    const double speed = std::hypot(w.body.vx(), w.body.vy());
+    msg::PlayerInstruction place = placing_for(msg::RESTART_FREE_KICK, msg::ROLE_SUPPORTER, 0.8, -2.4, kPi);
+    double least_x = w.x, seconds = -1.0;
+    for (int k = 0; k < 4 * 50; ++k) {
+      w.step(place);
+      least_x = std::min(least_x, w.x);
+      if (seconds < 0.0 && std::hypot(w.x - 0.8, w.y + 2.4) < 0.02) seconds = w.t;
+    }
+    return std::make_tuple(speed, 0.8 - least_x, seconds);
+  };
+  const auto [speed, past, seconds] = run({});
+  EXPECT_GT(speed, 1.5) << "not at speed when its place moved";
+  // Its planned braking (braking_fraction of the limit, shared with y)
+  // leaves it 0.15 m past; steered straight it slid 0.8 m past, and came
+  // back 0.6 s later.
+  EXPECT_LT(past, 0.25) << "slid " << past << " m past its place";
+  EXPECT_GT(seconds, 0.0) << "never reached its place";
+  SkillParams straight;
+  straight.time_optimal_placing = false;
+  const auto [unused, straight_past, straight_seconds] = run(straight);
+  EXPECT_GT(straight_past, past + 0.3) << "the scene does not make a robot steered straight slide past";
+  EXPECT_LT(seconds, straight_seconds - 0.3);
 }
 
 TEST(SkillController, PlacingRobotInsideTheCircleLeavesItByAPointBesideOurGoalArea) {
