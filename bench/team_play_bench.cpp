@@ -109,6 +109,33 @@ void player_skills_cycle(benchmark::State& state, const std::string& preset, msg
   }
 }
 
+// Placing for the other team's free kick, its place across the field: the
+// last leg a time-optimal move (SkillParams::time_optimal_placing) or, the
+// baseline, steered straight at the place.
+void player_skills_placing_cycle(benchmark::State& state, const std::string& preset, bool time_optimal) {
+  const auto league = robocaf::runtime::preset_match_config(preset).league();
+  const auto all = scenes(league, static_cast<int>(league.team_size()), 3);
+  robocaf::actors::SkillParams params;
+  params.time_optimal_placing = time_optimal;
+  SkillController skills(msg::BLUE, 1, league, params);
+  msg::PlayerInstruction instruction;
+  instruction.set_directive(msg::COACH_PLACE);
+  instruction.set_restart(msg::RESTART_FREE_KICK);
+  instruction.set_role(msg::ROLE_DEFENDER);
+  instruction.set_attack_positive_x(true);
+  instruction.mutable_placement()->set_x(-0.25 * league.field().length());
+  instruction.mutable_placement()->set_y(0.25 * league.field().width());
+  std::size_t k = 0;
+  uint64_t cycle = 0;
+  for (auto _ : state) {
+    msg::WorldEstimate world = all[k++ % all.size()][0];
+    ++cycle;
+    world.set_t(0.02 * cycle);
+    auto command = skills.step(world, instruction, cycle, 0.02 * cycle);
+    benchmark::DoNotOptimize(command);
+  }
+}
+
 }  // namespace
 
 BENCHMARK_CAPTURE(copy_inputs, mirosot_5, "mirosot", 5);
@@ -119,6 +146,8 @@ BENCHMARK_CAPTURE(player_skills_cycle, mirosot_attacker, "mirosot", msg::ROLE_AT
 BENCHMARK_CAPTURE(player_skills_cycle, mirosot_defender, "mirosot", msg::ROLE_DEFENDER);
 BENCHMARK_CAPTURE(player_skills_cycle, ssl_attacker, "ssl", msg::ROLE_ATTACKER);
 BENCHMARK_CAPTURE(player_skills_cycle, msl_supporter, "msl", msg::ROLE_SUPPORTER);
+BENCHMARK_CAPTURE(player_skills_placing_cycle, ssl_straight, "ssl", false);
+BENCHMARK_CAPTURE(player_skills_placing_cycle, ssl_time_optimal, "ssl", true);
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
@@ -132,7 +161,7 @@ int main(int argc, char** argv) {
     }
   } reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
-  std::printf("\n%-40s %12s %16s\n", "team play per cycle", "us (CPU)", "vs input copy");
+  std::printf("\n%-46s %10s %8s  %s\n", "team play per cycle", "us (CPU)", "ratio", "against");
   const std::pair<const char*, const char*> rows[] = {
       {"assign_roles/mirosot_5", "copy_inputs/mirosot_5"},
       {"assign_roles/ssl_11", "copy_inputs/ssl_11"},
@@ -140,11 +169,13 @@ int main(int argc, char** argv) {
       {"player_skills_cycle/mirosot_defender", "copy_inputs/mirosot_5"},
       {"player_skills_cycle/ssl_attacker", "copy_inputs/ssl_11"},
       {"player_skills_cycle/msl_supporter", "copy_inputs/mirosot_5"},
+      {"player_skills_placing_cycle/ssl_straight", "copy_inputs/ssl_11"},
+      {"player_skills_placing_cycle/ssl_time_optimal", "player_skills_placing_cycle/ssl_straight"},
   };
   for (const auto& [name, base] : rows) {
     if (!g_ns.count(name)) continue;
     const double b = g_ns.count(base) ? g_ns[base] : 0.0;
-    std::printf("%-40s %12.2f %15.1fx\n", name, g_ns[name] / 1000.0, b > 0 ? g_ns[name] / b : 0.0);
+    std::printf("%-46s %10.2f %7.1fx  %s\n", name, g_ns[name] / 1000.0, b > 0 ? g_ns[name] / b : 0.0, base);
   }
   return 0;
 }
