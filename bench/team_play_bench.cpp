@@ -90,14 +90,9 @@ void assign_roles(benchmark::State& state, const std::string& preset, int robots
   }
 }
 
-void player_skills_cycle(benchmark::State& state, const std::string& preset, msg::Role role) {
-  const auto league = robocaf::runtime::preset_match_config(preset).league();
-  const auto all = scenes(league, static_cast<int>(league.team_size()), 2);
-  SkillController skills(msg::BLUE, 1, league);
-  msg::PlayerInstruction instruction;
-  instruction.set_directive(msg::COACH_PLAY);
-  instruction.set_role(role);
-  instruction.set_attack_positive_x(true);
+// One control cycle per iteration, robot 1 seeing each scene in turn.
+void run_cycles(benchmark::State& state, SkillController& skills, const msg::PlayerInstruction& instruction,
+                const std::vector<std::vector<msg::WorldEstimate>>& all) {
   std::size_t k = 0;
   uint64_t cycle = 0;
   for (auto _ : state) {
@@ -107,6 +102,17 @@ void player_skills_cycle(benchmark::State& state, const std::string& preset, msg
     auto command = skills.step(world, instruction, cycle, 0.02 * cycle);
     benchmark::DoNotOptimize(command);
   }
+}
+
+void player_skills_cycle(benchmark::State& state, const std::string& preset, msg::Role role) {
+  const auto league = robocaf::runtime::preset_match_config(preset).league();
+  const auto all = scenes(league, static_cast<int>(league.team_size()), 2);
+  SkillController skills(msg::BLUE, 1, league);
+  msg::PlayerInstruction instruction;
+  instruction.set_directive(msg::COACH_PLAY);
+  instruction.set_role(role);
+  instruction.set_attack_positive_x(true);
+  run_cycles(state, skills, instruction, all);
 }
 
 // Placing for the other team's free kick, its place across the field: the
@@ -125,15 +131,7 @@ void player_skills_placing_cycle(benchmark::State& state, const std::string& pre
   instruction.set_attack_positive_x(true);
   instruction.mutable_placement()->set_x(-0.25 * league.field().length());
   instruction.mutable_placement()->set_y(0.25 * league.field().width());
-  std::size_t k = 0;
-  uint64_t cycle = 0;
-  for (auto _ : state) {
-    msg::WorldEstimate world = all[k++ % all.size()][0];
-    ++cycle;
-    world.set_t(0.02 * cycle);
-    auto command = skills.step(world, instruction, cycle, 0.02 * cycle);
-    benchmark::DoNotOptimize(command);
-  }
+  run_cycles(state, skills, instruction, all);
 }
 
 }  // namespace

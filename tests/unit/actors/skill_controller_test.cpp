@@ -2315,6 +2315,22 @@ TEST(SkillController, PlacingRobotSentRoundTheCircleAtSpeedBrakesShortOfIt) {
   EXPECT_LT(run(unbraked).second, to_spare);
 }
 
+// SSL, our half at +x: a robot placing for a free kick runs down the field
+// along -x from (3.4, -0.6) towards a place across it, until it has passed
+// `x`; its speed then.
+double run_down_the_field(MiniWorld& w, double x) {
+  w.x = 3.4;
+  w.y = -0.6;
+  w.theta = kPi;
+  w.bx = -4.0;
+  w.by = 2.5;
+  w.ball_moves = false;
+  msg::PlayerInstruction away = placing_for(msg::RESTART_FREE_KICK, msg::ROLE_SUPPORTER, -3.0, -0.6, kPi);
+  away.set_attack_positive_x(false);
+  while (w.x > x && w.t < 4.0) w.step(away);
+  return std::hypot(w.body.vx(), w.body.vy());
+}
+
 TEST(SkillController, PlacingRobotRunningAtTheHalfwayLineBrakesShortOfIt) {
   // SSL vs chaser, seed 23: placing for our kick-off, a robot ran across
   // our half (+x) towards the halfway line at 1.7 m/s, an opponent
@@ -2325,16 +2341,7 @@ TEST(SkillController, PlacingRobotRunningAtTheHalfwayLineBrakesShortOfIt) {
   // at the line on its way to another place when the kick-off's comes.
   auto run = [](SkillParams params) {
     MiniWorld w(runtime::preset_match_config("ssl"), params);
-    w.x = 3.4;
-    w.y = -0.6;
-    w.theta = kPi;
-    w.bx = -4.0;
-    w.by = 2.5;
-    w.ball_moves = false;
-    msg::PlayerInstruction away = placing_for(msg::RESTART_FREE_KICK, msg::ROLE_SUPPORTER, -3.0, -0.6, kPi);
-    away.set_attack_positive_x(false);
-    while (w.x > 1.5 && w.t < 4.0) w.step(away);
-    const double speed = std::hypot(w.body.vx(), w.body.vy());
+    const double speed = run_down_the_field(w, 1.5);
     msg::PlayerInstruction place = placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, 0.18, -2.40, kPi);
     place.set_attack_positive_x(false);
     double deepest = -1e9;  // m its body reached past the line
@@ -2364,15 +2371,7 @@ TEST(SkillController, PlacingOmniRobotRunningAcrossTheWayToItsPlaceStopsShortOfI
   // time-optimal move it brakes that motion from the first cycle.
   auto run = [](SkillParams params) {
     MiniWorld w(runtime::preset_match_config("ssl"), params);
-    w.x = 3.4;
-    w.y = -0.6;
-    w.theta = kPi;
-    w.bx = -4.0;
-    w.by = 2.5;
-    w.ball_moves = false;
-    msg::PlayerInstruction away = placing_for(msg::RESTART_FREE_KICK, msg::ROLE_SUPPORTER, -3.0, -0.6, kPi);
-    while (w.x > 1.8 && w.t < 4.0) w.step(away);
-    const double speed = std::hypot(w.body.vx(), w.body.vy());
+    const double speed = run_down_the_field(w, 1.8);
     msg::PlayerInstruction place = placing_for(msg::RESTART_FREE_KICK, msg::ROLE_SUPPORTER, 0.8, -2.4, kPi);
     double least_x = w.x, seconds = -1.0;
     for (int k = 0; k < 4 * 50; ++k) {
