@@ -244,7 +244,7 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
   if (dist < 1e-6) speed = 0.0;
   if (omni_) {
     V v_field = dist > 1e-9 ? V(d / dist * speed) : V::Zero();
-    if (placing_ && stop_at_target && params_.time_optimal_placing && dist > 1e-6) {
+    if (stop_at_target && (placing_ ? params_.time_optimal_placing : params_.time_optimal_in_play) && dist > 1e-6) {
       // Steered straight at the place, a robot already running across
       // that way slid on by its braking distance: SSL vs chaser, seed 23,
       // one running at 1.7 m/s along the field with its place beside the

@@ -49,6 +49,10 @@ struct SkillParams {
   // its limit. Off: its velocity is steered straight at the place (what it
   // still does elsewhere).
   bool time_optimal_placing = true;
+  // In play too, wherever it drives to a stop (go_to_pose and the like):
+  // SSL vs chaser, seeds 1-40, 1776-113 and 0.10 own collisions a match
+  // with it, against 1804-105 and 0.23 (docs/BENCHMARKS.md).
+  bool time_optimal_in_play = true;
   double trajectory_lookahead = 0.05;           // s
   double trajectory_braking_fraction = 0.4;     // of max_deceleration, slowing down on the move
   // m/s: the move starts from the velocity last asked for while the
