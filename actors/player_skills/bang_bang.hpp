@@ -57,8 +57,11 @@ class BangBang1D {
 /// Two axes, x and y in the field frame: each a BangBang1D with the limits
 /// scaled by cos(alpha) for x and sin(alpha) for y, alpha found by
 /// bisection so that both arrive at once (or, where one axis has nothing to
-/// do, so that the other has nearly all of the limits). The speed and the
-/// acceleration of the whole then stay within the limits.
+/// do, so that the other has nearly all of the limits). From rest the
+/// whole speed then stays within the top speed, and the whole acceleration
+/// within the larger of the two limits; an axis starting faster than its
+/// share slows to it while the other speeds up, so a moving start may
+/// exceed the top speed for a while.
 class BangBang2D {
  public:
   BangBang2D(const Eigen::Vector2d& p0, const Eigen::Vector2d& v0, const Eigen::Vector2d& p1,

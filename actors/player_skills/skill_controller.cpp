@@ -245,10 +245,10 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
   if (omni_) {
     V v_field = dist > 1e-9 ? V(d / dist * speed) : V::Zero();
     if (stop_at_target && (placing_ ? params_.time_optimal_placing : params_.time_optimal_in_play) && dist > 1e-6) {
-      // Steered straight at the place, a robot already running across
-      // that way slid on by its braking distance: SSL vs chaser, seed 23,
-      // one running at 1.7 m/s along the field with its place beside the
-      // halfway line 1.7 m to its side crossed the line by 0.4 m.
+      // Steered straight at where it is to stop, a robot already running
+      // across that way slid on by its braking distance: SSL vs chaser,
+      // seed 23, one running at 1.7 m/s along the field with its place
+      // beside the halfway line 1.7 m to its side crossed the line by 0.4 m.
       const MotionLimits limits{speed_cap, limit_or(robot.max_acceleration(), 3.0),
                                 params_.trajectory_braking_fraction * limit_or(robot.max_deceleration(), 3.0)};
       // From the velocity last asked for, which the motor holds, unless
@@ -261,8 +261,8 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
       v_field = move.velocity(params_.trajectory_lookahead);
       const V further = move.velocity(params_.trajectory_speed_up_lookahead);
       if (further.norm() > v_field.norm()) v_field = further;
-      // Near its place no faster than the position gain asks: the
-      // estimate it starts from is noisy there.
+      // Near its stop no faster than the position gain asks: the
+      // estimate it steers by is noisy there.
       const double most = std::min(speed_cap, params_.position_gain * dist);
       if (v_field.norm() > most) v_field *= most / v_field.norm();
     }

@@ -39,25 +39,24 @@ struct SkillParams {
   // brakes without turning until it is slower.
   double reversal_brake_speed = 0.3;
   double braking_fraction = 0.4;     // of max_deceleration, to plan stops despite latency
-  // Placing, an omnidirectional robot's last leg to its place is a
-  // time-optimal move (BangBang2D: speeding up at the wheels' limit,
-  // slowing down at braking_fraction of theirs, the limits split between x
-  // and y) from its estimated velocity, replanned each cycle; it drives at
-  // the move's velocity trajectory_lookahead s on, or
-  // trajectory_speed_up_lookahead s on where that is faster: speeding up,
-  // a command just ahead of the lagging estimate left the motor short of
-  // its limit. Off: its velocity is steered straight at the place (what it
-  // still does elsewhere).
+  // An omnidirectional robot's last leg to where it stops (its place,
+  // placing; a pose in play) is a time-optimal move (BangBang2D: speeding
+  // up at the wheels' limit, slowing down at trajectory_braking_fraction of
+  // theirs, the limits split between x and y), replanned each cycle from
+  // the velocity last asked for while the estimate is within
+  // trajectory_command_trust (m/s) of it, else from the estimate. It asks
+  // for the move's velocity trajectory_lookahead s on, or
+  // trajectory_speed_up_lookahead s on where that is faster: speeding up, a
+  // command just ahead of the lagging estimate left the motor short of its
+  // limit. Off: its velocity is steered straight at the stop, as it is
+  // through waypoints.
   bool time_optimal_placing = true;
-  // In play too, wherever it drives to a stop (go_to_pose and the like):
-  // SSL vs chaser, seeds 1-40, 1776-113 and 0.10 own collisions a match
-  // with it, against 1804-105 and 0.23 (docs/BENCHMARKS.md).
+  // In play: SSL vs chaser, seeds 1-40, 1776-113 and 0.10 own collisions a
+  // match with it, against 1804-105 and 0.23 (docs/BENCHMARKS.md).
   bool time_optimal_in_play = true;
-  double trajectory_lookahead = 0.05;           // s
-  double trajectory_braking_fraction = 0.4;     // of max_deceleration, slowing down on the move
-  // m/s: the move starts from the velocity last asked for while the
-  // estimate is within this of it, else from the estimate.
-  double trajectory_command_trust = 0.5;
+  double trajectory_braking_fraction = 0.4;  // of max_deceleration
+  double trajectory_command_trust = 0.5;     // m/s
+  double trajectory_lookahead = 0.05;        // s
   double trajectory_speed_up_lookahead = 0.25;  // s
   double cruise_fraction = 0.8;      // of max_speed, moving about the field
   // Of max_speed, placing for a restart: late is illegal.
