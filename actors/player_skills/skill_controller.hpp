@@ -195,6 +195,10 @@ struct SkillParams {
   // wholly in its half, with the circle's braking numbers
   // (brake_short_of_halfway_line); off: false.
   bool brake_short_of_halfway_line = true;
+  // Placing, keeping its distance, walled in with no way at all (even past
+  // the ball): plans once more with no gap kept to the robots' bodies, in
+  // steps of a radius, and takes that way if there is one; off: false.
+  bool squeeze_when_walled_in = true;
   // Placing, a field player inside our goal area whose straight way to its
   // place outside runs into a robot steps straight out of the area first,
   // to the nearest point beside it with room and a clear way
@@ -635,6 +639,7 @@ class SkillController {
   bool keeping_distance_ = false;           // this cycle: placing for a restart with a keep-out radius
   PathPlanner planner_;
   PathPlanner escape_planner_;  // boxed in placing: a way past the ball (its own cache)
+  PathPlanner squeeze_planner_;  // and still walled in: between bodies, no gap kept
   FreeSpace free_space_;                    // where our centre may be: field, goal mouths, run-off
   // Placing, robots that keep off our goal area plan without it, grown by
   // placing_goal_area_margin() and on beyond the end line through the goal

@@ -2395,6 +2395,42 @@ TEST(SkillController, PlacingOmniRobotRunningAcrossTheWayToItsPlaceStopsShortOfI
   EXPECT_LT(seconds, straight_seconds - 0.3);
 }
 
+TEST(SkillController, PlacingRobotWalledInBehindTheTouchLineSqueezesBetweenTwoOpponents) {
+  // SSL vs chaser, seed 71: our attacker followed the ball over the touch
+  // line into the boundary strip, and three chasers stood round it at
+  // their throw-in. The one way out led between two of them, whose bodies
+  // left 19.5 cm for its 18 cm; planning with a gap of 1 cm to each, it
+  // found no way, stood 0.36 m from the spot for 4 s, and was moved.
+  const Eigen::Vector2d spot(4.30, -2.80);
+  auto run = [&](SkillParams params) {
+    MiniWorld w(runtime::preset_match_config("ssl"), params);
+    const double keep = w.league.rules().restart_distance();
+    w.x = 4.10;
+    w.y = -3.10;
+    w.theta = 0.0;
+    w.bx = spot.x();
+    w.by = spot.y();
+    w.ball_moves = false;
+    w.run_off = true;
+    w.opponents = {{3.91, -3.04}, {4.285, -2.98}, {4.49, -3.17}};
+    msg::PlayerInstruction place = placing_for(msg::RESTART_THROW_IN, msg::ROLE_SUPPORTER, 3.71, -2.80, 0.0);
+    place.mutable_ball_spot()->set_x(spot.x());
+    place.mutable_ball_spot()->set_y(spot.y());
+    place.set_keep_out_radius(keep);
+    double out_at = -1.0;
+    for (int k = 0; k < 4 * 50; ++k) {
+      w.step(place);
+      if (out_at < 0.0 && std::hypot(w.x - spot.x(), w.y - spot.y()) > keep) out_at = w.t;
+    }
+    return out_at;
+  };
+  const double out_at = run({});
+  EXPECT_GT(out_at, 0.0) << "still inside the distance after 4 s";
+  SkillParams kept_apart;
+  kept_apart.squeeze_when_walled_in = false;
+  EXPECT_LT(run(kept_apart), 0.0) << "the scene does not wall in a robot that keeps its gap";
+}
+
 TEST(SkillController, PlacingRobotInsideTheCircleLeavesItByAPointBesideOurGoalArea) {
   // MSL restart drill, their corner kick at our corner flag (seed 34,
   // restart 79): a robot inside the circle is sent to the spot straight
