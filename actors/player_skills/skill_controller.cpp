@@ -216,20 +216,22 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
                              : off_area             ? placing_space_[side]
                                                     : free_space_;
     PlanResult plan = planner_.plan(V(self.x, self.y), V(tx, ty), plan_round_, space);
+    // A plan whose first waypoint is where the robot stands takes it nowhere.
+    auto stays_put = [&](const PlanResult& p) { return (p.waypoints[1] - V(self.x, self.y)).norm() < 1e-3; };
     // Boxed in, placing for a restart at which it keeps its distance, with
     // no way out at all: the ball closed the one gap the opponents left
     // (MSL restart drill, a free kick: four opponents round our robot, the
     // ball in front of it; it stood there for seconds and the referee moved
     // it). It goes past the ball, which the referee puts back on its spot.
     // Not at our own restarts, where it only has to stay off the ball.
-    const bool walled_in = !plan.reached_target && (plan.waypoints[1] - V(self.x, self.y)).norm() < 1e-3;
+    const bool walled_in = !plan.reached_target && stays_put(plan);
     if (keeping_distance_ && walled_in) {
       std::vector<CircleObstacle> bodies;
       for (const CircleObstacle& o : plan_round_)
         if (o.body < 0.0) bodies.push_back(o);
       if (bodies.size() < plan_round_.size()) {
         PlanResult past_ball = escape_planner_.plan(V(self.x, self.y), V(tx, ty), bodies, space);
-        if (past_ball.inputs_valid && (past_ball.waypoints[1] - V(self.x, self.y)).norm() >= 1e-3)
+        if (past_ball.inputs_valid && !stays_put(past_ball))
           plan = std::move(past_ball);
       }
       // Still no way: between bodies with no gap kept to them, in shorter
@@ -237,9 +239,9 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
       // robot, the only way out of the boundary strip behind them; kept
       // 1 cm from each, it stood there for the whole 4 s and the referee
       // moved it (SSL vs chaser, seed 71, their throw-in).
-      if (params_.squeeze_when_walled_in && (plan.waypoints[1] - V(self.x, self.y)).norm() < 1e-3) {
+      if (params_.squeeze_when_walled_in && stays_put(plan)) {
         PlanResult squeeze = squeeze_planner_.plan(V(self.x, self.y), V(tx, ty), bodies, space);
-        if (squeeze.inputs_valid && (squeeze.waypoints[1] - V(self.x, self.y)).norm() >= 1e-3)
+        if (squeeze.inputs_valid && !stays_put(squeeze))
           plan = std::move(squeeze);
       }
     }
@@ -2068,7 +2070,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // beside the ball, a robot swung 1 cm inside (SSL vs chaser, a corner
     // kick: moved by the referee).
     if (params_.brake_short_of_circle && keeping_distance_ && round_circle && from_spot >= keep_out)
-      brake_short_of_circle(self, V(world.self().velocity().x(), world.self().velocity().y()), *spot, keep_out, v);
+      brake_short_of_circle(self, own_velocity_, *spot, keep_out, v);
     // Placing for a kick-off, likewise short of the halfway line. A robot
     // running across its half at 1.7 m/s towards its place beside the line,
     // 1.7 m to its side (an opponent alongside had kept it from turning),
@@ -2076,7 +2078,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // and was 5 cm short of its half at the kick-off (SSL vs chaser, seed
     // 23: moved by the referee).
     if (params_.brake_short_of_halfway_line && placing_for_kickoff_)
-      brake_short_of_halfway_line(self, V(world.self().velocity().x(), world.self().velocity().y()), v);
+      brake_short_of_halfway_line(self, own_velocity_, v);
     // A ball held in the mouth goes wherever the robot drives or turns: it
     // backs straight off it first, which leaves the ball where it lies (MSL:
     // a robot whose push was a foul carried the ball for the whole placement,

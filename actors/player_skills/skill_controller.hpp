@@ -196,7 +196,7 @@ struct SkillParams {
   // (brake_short_of_halfway_line); off: false.
   bool brake_short_of_halfway_line = true;
   // Placing, keeping its distance, walled in with no way at all (even past
-  // the ball): plans once more with no gap kept to the robots' bodies, in
+  // the ball): plans once more with no gap kept to the opponents' bodies, in
   // steps of a radius, and takes that way if there is one; off: false.
   bool squeeze_when_walled_in = true;
   // Placing, a field player inside our goal area whose straight way to its
