@@ -671,23 +671,33 @@ void SkillController::never_nearer(const Pose& self, const V& spot, double R, Ve
 }
 
 void SkillController::brake_short_of_circle(const Pose& self, const V& velocity, const V& spot, double keep_out,
-                                            Vel& v) const {
+                                            Vel& v, bool hold_sideways) const {
   const V away = V(self.x, self.y) - spot;
   const double d = away.norm();
   if (d < 1e-9 || d < keep_out) return;
-  brake_within(self, velocity, -away / d, d - keep_out - kRestartCircleCreep, v);
+  brake_within(self, velocity, -away / d, d - keep_out - kRestartCircleCreep, v, hold_sideways);
 }
 
-void SkillController::brake_short_of_halfway_line(const Pose& self, const V& velocity, Vel& v) const {
+void SkillController::brake_short_of_halfway_line(const Pose& self, const V& velocity, Vel& v,
+                                                  bool hold_sideways) const {
   const double home = own_goal_x_ > 0.0 ? 1.0 : -1.0;
   // The referee wants the whole body in our half.
   const double room = home * self.x - league_.robot().radius() - kRestartCircleCreep;
   if (room < 0.0) return;  // on the line or beyond it: on its way home
-  brake_within(self, velocity, V(-home, 0.0), room, v);
+  brake_within(self, velocity, V(-home, 0.0), room, v, hold_sideways);
+}
+
+void SkillController::brake_for_restart_again(const Pose& self, Vel& v) const {
+  // Only taking speed off: holding the sideways speed here would give back
+  // what the safety search took off to miss a teammate.
+  if (restart_brakes_.circle_spot)
+    brake_short_of_circle(self, own_velocity_, *restart_brakes_.circle_spot, restart_brakes_.keep_out, v,
+                          /*hold_sideways=*/false);
+  if (restart_brakes_.halfway_line) brake_short_of_halfway_line(self, own_velocity_, v, /*hold_sideways=*/false);
 }
 
 void SkillController::brake_within(const Pose& self, const V& velocity, const V& towards, double room,
-                                   Vel& v) const {
+                                   Vel& v, bool hold_sideways) const {
   // Where its speed takes it before a command now bites: the estimate
   // lags, and the wheels answer a cycle late.
   const double coming = velocity.allFinite() ? std::max(0.0, velocity.dot(towards)) : 0.0;
@@ -713,7 +723,7 @@ void SkillController::brake_within(const Pose& self, const V& velocity, const V&
   // velocity sideways spends it on the turn (a robot at 2.8 m/s, 0.9 m
   // from the halfway line with its place 1.8 m to its side, slowed at
   // 1.7 m/s² and crossed the line by 0.9 m).
-  if (coming > most) {
+  if (hold_sideways && coming > most) {
     const V side = V(-towards.y(), towards.x());
     moving += (velocity.dot(side) - moving.dot(side)) * side;
   }
@@ -1952,6 +1962,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   avoid_opponents_ =
       params_.plan_around_opponents && ((playing && instruction.role() != msg::ROLE_KEEPER) || detouring);
 
+  restart_brakes_ = {};
   Vel v;
   double kick = 0.0;
   if (instruction.directive() == msg::COACH_PLACE) {
@@ -2069,16 +2080,21 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // allows. Sent at 1.3 m/s towards the circle's side to a new place
     // beside the ball, a robot swung 1 cm inside (SSL vs chaser, a corner
     // kick: moved by the referee).
-    if (params_.brake_short_of_circle && keeping_distance_ && round_circle && from_spot >= keep_out)
+    if (params_.brake_short_of_circle && keeping_distance_ && round_circle && from_spot >= keep_out) {
       brake_short_of_circle(self, own_velocity_, *spot, keep_out, v);
+      restart_brakes_.circle_spot = *spot;
+      restart_brakes_.keep_out = keep_out;
+    }
     // Placing for a kick-off, likewise short of the halfway line. A robot
     // running across its half at 1.7 m/s towards its place beside the line,
     // 1.7 m to its side (an opponent alongside had kept it from turning),
     // crossed the line by 0.4 m with the speed it could not turn in time,
     // and was 5 cm short of its half at the kick-off (SSL vs chaser, seed
     // 23: moved by the referee).
-    if (params_.brake_short_of_halfway_line && placing_for_kickoff_)
+    if (params_.brake_short_of_halfway_line && placing_for_kickoff_) {
       brake_short_of_halfway_line(self, own_velocity_, v);
+      restart_brakes_.halfway_line = true;
+    }
     // A ball held in the mouth goes wherever the robot drives or turns: it
     // backs straight off it first, which leaves the ball where it lies (MSL:
     // a robot whose push was a foul carried the ball for the whole placement,
@@ -2180,6 +2196,11 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   last_wanted_speed_ = std::hypot(v.vx, omni_ ? v.vy : 0.0);
   apply_safety_search(world, previous_step_t ? t - *previous_step_t : 0.0, v);
   limit_pushing(self, world, t, v);
+  // Both change the command after the restart brakes: the search, turning
+  // a robot on the circle's edge away from a teammate beside it, sent it
+  // in at 0.09 m/s, and it stood 5 cm inside at the restart (SSL vs
+  // chaser, seed 3, their free kick in front of our goal area).
+  if (params_.brake_again_after_safety_search) brake_for_restart_again(self, v);
   last_command_body_ = V(v.vx, omni_ ? v.vy : 0.0);
   last_omega_ = v.omega;
   cmd.mutable_velocity()->set_vx(v.vx);

@@ -195,6 +195,10 @@ struct SkillParams {
   // wholly in its half, with the circle's braking numbers
   // (brake_short_of_halfway_line); off: false.
   bool brake_short_of_halfway_line = true;
+  // Both brakes once more on the final command, after the safety search
+  // among teammates and the pushing limit, taking speed off only; off:
+  // false (the brakes then hold only for the command before those).
+  bool brake_again_after_safety_search = true;
   // Placing, keeping its distance, walled in with no way at all (even past
   // the ball): plans once more with no gap kept to the opponents' bodies, in
   // steps of a radius, and takes that way if there is one; off: false.
@@ -397,15 +401,22 @@ class SkillController {
   // whole speed is scaled).
   // `velocity` is the robot's own estimated (world frame), which carries it
   // on for SkillParams::circle_braking_lag before braking bites.
+  // With `hold_sideways` false it only takes speed off (see brake_within).
   void brake_short_of_circle(const Pose& self, const Eigen::Vector2d& velocity, const Eigen::Vector2d& spot,
-                             double keep_out, Vel& v) const;
+                             double keep_out, Vel& v, bool hold_sideways = true) const;
   // Wholly in our half: caps the part of `v` towards the halfway line the
   // same way, so that the robot stops a little inside our half.
-  void brake_short_of_halfway_line(const Pose& self, const Eigen::Vector2d& velocity, Vel& v) const;
+  void brake_short_of_halfway_line(const Pose& self, const Eigen::Vector2d& velocity, Vel& v,
+                                   bool hold_sideways = true) const;
   // Caps the part of `v` along `towards` (unit, world frame) at the speed
   // from which the robot stops within `room` m (both braking functions).
+  // An omni robot already coming in faster than that also keeps its
+  // sideways speed, unless `hold_sideways` is false.
   void brake_within(const Pose& self, const Eigen::Vector2d& velocity, const Eigen::Vector2d& towards, double room,
-                    Vel& v) const;
+                    Vel& v, bool hold_sideways = true) const;
+  // The restart brakes once more on the final command, after the safety
+  // search and the pushing limit, which change it (restart_brakes_).
+  void brake_for_restart_again(const Pose& self, Vel& v) const;
   // For a robot inside that circle whose place lies outside it: the point
   // just outside the edge, inside the field's lines and not within an
   // `occupied` circle (robots standing there) while another will do, from
@@ -621,6 +632,15 @@ class SkillController {
   std::vector<Eigen::Vector2d> attackers_;  // this cycle's positions of the other attackers (PlayerInstruction.team_roles)
   bool keeper_on_team_ = false;             // another robot of the team keeps goal (team_roles)
   Eigen::Vector2d ball_velocity_ = Eigen::Vector2d::Zero();  // this cycle's ball velocity estimate
+  // This cycle's restart brakes (placing): the circle's spot and distance,
+  // and whether the halfway line's brake applies; applied again on the
+  // final command (brake_for_restart_again).
+  struct RestartBrakes {
+    std::optional<Eigen::Vector2d> circle_spot;
+    double keep_out = 0.0;
+    bool halfway_line = false;
+  };
+  RestartBrakes restart_brakes_;
   Eigen::Vector2d own_velocity_ = Eigen::Vector2d::Zero();   // this cycle's estimate of the robot's (field frame)
   std::optional<double> ball_still_since_;  // when the ball estimate last came to rest
   double ball_still_for_ = 0.0;             // s it has lain still since

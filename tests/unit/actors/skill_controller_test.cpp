@@ -2315,6 +2315,52 @@ TEST(SkillController, PlacingRobotSentRoundTheCircleAtSpeedBrakesShortOfIt) {
   EXPECT_LT(run(unbraked).second, to_spare);
 }
 
+// SSL vs chaser, seed 3, their free kick in front of our goal area: a
+// robot standing on the circle's edge between two teammates pressing in on
+// it from outside was turned inwards by the safety search, after the
+// circle's brake, and stood 5 cm inside at the restart. Here two teammates
+// run in at it from outside and stop 2 cm off its body; it stays out.
+TEST(SkillController, PlacingRobotOnTheCircleStaysOutWhenTeammatesPressInOnIt) {
+  const Eigen::Vector2d spot(-2.91, 0.0);
+  auto closest_to_spot = [&](SkillParams params) {
+    MiniWorld w(runtime::preset_match_config("ssl"), params);
+    const double keep = w.league.rules().restart_distance();
+    const Eigen::Vector2d out(0.0, 1.0), along(1.0, 0.0);
+    w.x = spot.x();
+    w.y = spot.y() + 0.53;
+    w.theta = 0.0;
+    w.bx = -2.49;
+    w.by = -0.445;
+    w.ball_moves = false;
+    const Eigen::Vector2d me(w.x, w.y);
+    // Coming in from 1 m off, 0.3 rad either side of straight at the spot.
+    const Eigen::Vector2d in_left = -(std::cos(0.3) * out + std::sin(0.3) * along);
+    const Eigen::Vector2d in_right = -(std::cos(0.3) * out - std::sin(0.3) * along);
+    Eigen::Vector2d left = me - in_left, right = me - in_right;
+    // Its place 7 cm further out than it stands.
+    msg::PlayerInstruction place =
+        placing_for(msg::RESTART_FREE_KICK, msg::ROLE_SUPPORTER, spot.x(), spot.y() + 0.60, 0.0);
+    place.set_attack_positive_x(true);
+    place.mutable_ball_spot()->set_x(spot.x());
+    place.mutable_ball_spot()->set_y(spot.y());
+    place.set_keep_out_radius(keep);
+    const double stop = 2.0 * w.league.robot().radius() + 0.02;
+    double closest = 1e9;
+    for (int k = 0; k < 2 * 50; ++k) {
+      if ((left - Eigen::Vector2d(w.x, w.y)).norm() > stop) left += 1.5 * 0.02 * in_left;
+      if ((right - Eigen::Vector2d(w.x, w.y)).norm() > stop) right += 1.5 * 0.02 * in_right;
+      w.teammates = {{left.x(), left.y()}, {right.x(), right.y()}};
+      w.step(place);
+      closest = std::min(closest, std::hypot(w.x - spot.x(), w.y - spot.y()));
+    }
+    return closest - keep;
+  };
+  EXPECT_GT(closest_to_spot({}), 0.0) << "went inside the distance";
+  SkillParams brakes_before_the_search_only;
+  brakes_before_the_search_only.brake_again_after_safety_search = false;
+  EXPECT_LT(closest_to_spot(brakes_before_the_search_only), -0.05) << "the scene does not press the robot in";
+}
+
 // SSL, our half at +x: a robot placing for a free kick runs down the field
 // along -x from (3.4, -0.6) towards a place across it, until it has passed
 // `x`; its speed then.
