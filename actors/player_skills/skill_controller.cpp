@@ -73,6 +73,26 @@ double distance_to_segment(const V& q, const V& a, const V& b) {
   return (q - (a + s * ab)).norm();
 }
 
+// How far `p` lies outside `space` (0 inside it).
+double outside_by(const FreeSpace& space, const V& p) {
+  double best = std::numeric_limits<double>::infinity();
+  for (const Eigen::AlignedBox2d& box : space)
+    best = std::min(best, (box.min() - p).cwiseMax(p - box.max()).cwiseMax(0.0).norm());
+  return best;
+}
+
+// Whether the straight way from `from` to `to` stays in `space`, in steps of
+// a centimetre; no further outside it than `from` lies (a robot pushed out
+// of it may come back in).
+bool way_within(const FreeSpace& space, const V& from, const V& to) {
+  constexpr double kStep = 0.01;
+  const double slack = outside_by(space, from) + 1e-6;
+  const int steps = static_cast<int>(std::ceil((to - from).norm() / kStep));
+  for (int k = 1; k <= steps; ++k)
+    if (outside_by(space, from + (to - from) * (static_cast<double>(k) / steps)) > slack) return false;
+  return true;
+}
+
 // `target` moved straight out to `radius` from `centre` when it lies closer
 // (away from `from` when it sits on the centre itself).
 V outside_circle(const V& target, const V& centre, double radius, const V& from) {
@@ -111,6 +131,10 @@ std::optional<CloseCall> passes_close(const V& from, const V& to, const V& obsta
   if ((closest - obstacle).dot(perp) < 0.0) perp = -perp;
   return CloseCall{lambda, perp};
 }
+
+// s: a longer gap between two cycles is a pause, not a period the command
+// will be held for (turn_compensation).
+constexpr double kLongestCompensatedPeriod = 0.1;
 
 }  // namespace
 
@@ -218,30 +242,47 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
     PlanResult plan = planner_.plan(V(self.x, self.y), V(tx, ty), plan_round_, space);
     // A plan whose first waypoint is where the robot stands takes it nowhere.
     auto stays_put = [&](const PlanResult& p) { return (p.waypoints[1] - V(self.x, self.y)).norm() < 1e-3; };
+    // Nor does one that ends no nearer its aim by a radius: the tree grew a
+    // node or two about the robot, boxed in, and the plan ended there (SSL
+    // vs chaser, seed 35: waypoints 2 cm off, by turns, for 3.5 s).
+    const double to_aim = (V(tx, ty) - V(self.x, self.y)).norm();
+    auto gets_nowhere = [&](const PlanResult& p) {
+      return stays_put(p) ||
+             (!p.reached_target && (p.waypoints.back() - V(tx, ty)).norm() > to_aim - league_.robot().radius());
+    };
     // Boxed in, placing for a restart at which it keeps its distance, with
     // no way out at all: the ball closed the one gap the opponents left
     // (MSL restart drill, a free kick: four opponents round our robot, the
     // ball in front of it; it stood there for seconds and the referee moved
     // it). It goes past the ball, which the referee puts back on its spot.
     // Not at our own restarts, where it only has to stay off the ball.
-    const bool walled_in = !plan.reached_target && stays_put(plan);
-    if (keeping_distance_ && walled_in) {
+    const bool walled_in = !plan.reached_target && gets_nowhere(plan);
+    if (placing_ && walled_in) {
+      // At our own restarts it keeps off the ball and its spot still.
       std::vector<CircleObstacle> bodies;
       for (const CircleObstacle& o : plan_round_)
-        if (o.body < 0.0) bodies.push_back(o);
+        if (!keeping_distance_ || o.body < 0.0) bodies.push_back(o);
       if (bodies.size() < plan_round_.size()) {
         PlanResult past_ball = escape_planner_.plan(V(self.x, self.y), V(tx, ty), bodies, space);
-        if (past_ball.inputs_valid && !stays_put(past_ball))
+        if (past_ball.inputs_valid && !gets_nowhere(past_ball))
           plan = std::move(past_ball);
       }
       // Still no way: between bodies with no gap kept to them, in shorter
       // steps. Two chasers left 19.5 cm between their bodies for our 18 cm
       // robot, the only way out of the boundary strip behind them; kept
       // 1 cm from each, it stood there for the whole 4 s and the referee
-      // moved it (SSL vs chaser, seed 71, their throw-in).
-      if (params_.squeeze_when_walled_in && stays_put(plan)) {
-        PlanResult squeeze = squeeze_planner_.plan(V(self.x, self.y), V(tx, ty), bodies, space);
-        if (squeeze.inputs_valid && !stays_put(squeeze))
+      // moved it (SSL vs chaser, seed 71, their throw-in). At our own
+      // restarts too: behind our goal line, in our goal area by the
+      // referee's judgement, a robot had three chasers and the goal round
+      // it and stood 3.5 s until the referee moved it at our goal kick (SSL
+      // vs chaser, seed 35).
+      if (params_.squeeze_when_walled_in && gets_nowhere(plan)) {
+        // And as far out into the boundary strip as it may stand: beside
+        // our goal, the way round a chaser ran 4 cm further out than the
+        // planner's strip.
+        const FreeSpace& squeeze_space = off_area ? stepping_space_[side] : standing_space_;
+        PlanResult squeeze = squeeze_planner_.plan(V(self.x, self.y), V(tx, ty), bodies, squeeze_space);
+        if (squeeze.inputs_valid && !gets_nowhere(squeeze))
           plan = std::move(squeeze);
       }
     }
@@ -847,7 +888,11 @@ std::optional<V> SkillController::step_out_of_own_goal_area(const Pose& self, co
   std::optional<V> best;
   auto consider = [&](const V& q) {
     if (best && (q - p).norm() >= (*best - p).norm()) return;
-    if (may_stand_at(q, /*beyond_lines=*/true) && may_step_to(p, q, teammates, opponents, robots)) best = q;
+    // Not past our goal: behind our goal line, one chose a point beyond the
+    // goal, which no way reaches (SSL vs chaser, seed 35).
+    if (may_stand_at(q, /*beyond_lines=*/true) && may_step_to(p, q, teammates, opponents, robots) &&
+        way_within(standing_space_, p, q))
+      best = q;
   };
   for (double y = -side; y <= side; y += kStep) consider(V(front, y));
   for (double along = 0.0; along <= std::abs(front - back); along += kStep)
@@ -2188,9 +2233,14 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // swings its path at omega until the next command. Quick turns at speed
     // made paths the safety search (straight for omni robots) could not
     // foresee; turning is capped at what the acceleration limit could
-    // follow, max_acceleration / speed.
+    // follow, max_acceleration / speed. Placing, only a share of it: the
+    // turn then took all of the wheels' change, none was left to keep the
+    // way, and a robot turning about on a 1.5 m run to its place swung
+    // 0.27 m off it (unit scene); the referee judges where it stands, not
+    // where it faces.
     const double speed = std::hypot(v.vx, v.vy);
-    const double most = limit_or(league_.robot().max_acceleration(), 1e9) / std::max(speed, 1e-3);
+    const double share = placing_ ? params_.placing_turn_share : 1.0;
+    const double most = share * limit_or(league_.robot().max_acceleration(), 1e9) / std::max(speed, 1e-3);
     v.omega = std::clamp(v.omega, -most, most);
   }
   last_wanted_speed_ = std::hypot(v.vx, omni_ ? v.vy : 0.0);
@@ -2201,6 +2251,20 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   // in at 0.09 m/s, and it stood 5 cm inside at the restart (SSL vs
   // chaser, seed 3, their free kick in front of our goal area).
   if (params_.brake_again_after_safety_search) brake_for_restart_again(self, v);
+  if (omni_ && params_.turn_compensation && previous_step_t) {
+    // The motor holds the body-frame velocity while the robot turns, so
+    // over a period its way swings by the turn: asked in the frame the
+    // robot has halfway through, its mean velocity points where the skills
+    // meant. Turning at 10 rad/s round its place by the free kick's circle,
+    // a robot drifted 30 degrees off its way, towards the spot (SSL vs
+    // chaser, seed 3).
+    const double period = t - *previous_step_t;
+    if (period > 0.0 && period <= kLongestCompensatedPeriod) {
+      const V asked = Eigen::Rotation2Dd(-0.5 * v.omega * period) * V(v.vx, v.vy);
+      v.vx = asked.x();
+      v.vy = asked.y();
+    }
+  }
   last_command_body_ = V(v.vx, omni_ ? v.vy : 0.0);
   last_omega_ = v.omega;
   cmd.mutable_velocity()->set_vx(v.vx);

@@ -199,7 +199,16 @@ struct SkillParams {
   // among teammates and the pushing limit, taking speed off only; off:
   // false (the brakes then hold only for the command before those).
   bool brake_again_after_safety_search = true;
-  // Placing, keeping its distance, walled in with no way at all (even past
+  // Omni: the final command's body velocity is turned back by half the
+  // turn it makes over a control period, so that a robot turning as it
+  // drives moves, on average over the period, the way its skills asked;
+  // off: false.
+  bool turn_compensation = true;
+  // Omni, placing: the share of the acceleration limit its turn may take
+  // at speed (omega at most share * max_acceleration / speed); the rest
+  // keeps it on its way. In play all of it (1).
+  double placing_turn_share = 0.5;
+  // Placing, walled in with no way at all (keeping its distance: even past
   // the ball): plans once more with no gap kept to the opponents' bodies, in
   // steps of a radius, and takes that way if there is one; off: false.
   bool squeeze_when_walled_in = true;

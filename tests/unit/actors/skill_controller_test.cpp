@@ -2239,11 +2239,14 @@ TEST(SkillController, PlacingRobotWalledInByOpponentsStepsOutIntoTheBoundaryStri
   // Moving opens the planner a way back to the exit behind the opponents;
   // it keeps to the point it stepped out to.
   EXPECT_TRUE(run.kept_stepping_out);
-  // Without stepping out so, it stays walled in.
+  // Without stepping out so it was walled in when this test was written.
+  // Now a plan that ends a node or two from where the robot stands counts
+  // as no way too, and the way past the ball, or the squeeze between the
+  // opponents' bodies, also gets it out here.
   SkillParams walled;
   walled.step_out_when_walled_in = false;
-  const ByTheCornerFlag stuck = place(walled);
-  EXPECT_LT(std::hypot(stuck.end_x - spot.x(), stuck.end_y - spot.y()), keep);
+  const ByTheCornerFlag past_ball = place(walled);
+  EXPECT_GE(std::hypot(past_ball.end_x - spot.x(), past_ball.end_y - spot.y()), keep);
 }
 
 TEST(SkillController, PlacingRobotInOurGoalAreaAmongOpponentsStepsOutOfItFirst) {
@@ -2361,6 +2364,40 @@ TEST(SkillController, PlacingRobotOnTheCircleStaysOutWhenTeammatesPressInOnIt) {
   EXPECT_LT(closest_to_spot(brakes_before_the_search_only), -0.05) << "the scene does not press the robot in";
 }
 
+// An omni robot turning about as it drives to its place: the motor holds
+// the body-frame velocity while the robot turns under it, and a turn that
+// takes the whole acceleration limit leaves none to keep to the way.
+TEST(SkillController, OmniRobotTurningAboutOnItsWayToItsPlaceKeepsToItsWay) {
+  auto widest = [](SkillParams params) {
+    MiniWorld w(runtime::preset_match_config("ssl"), params);
+    w.x = -1.0;
+    w.y = 0.0;
+    w.theta = 0.0;
+    w.bx = 3.0;
+    w.by = 2.0;
+    w.ball_moves = false;
+    // Its place 1.5 m ahead, facing back the way it came.
+    const msg::PlayerInstruction place = placing_for(msg::RESTART_FREE_KICK, msg::ROLE_SUPPORTER, 0.5, 0.0, kPi - 0.01);
+    double off_the_way = 0.0;
+    for (int k = 0; k < 2 * 50; ++k) {
+      w.step(place);
+      off_the_way = std::max(off_the_way, std::abs(w.y));
+    }
+    EXPECT_NEAR(w.x, 0.5, 0.05) << "not at its place";
+    EXPECT_NEAR(std::abs(w.theta), kPi, 0.1) << "not facing back";
+    return off_the_way;
+  };
+  const double kept = widest({});
+  EXPECT_LT(kept, 0.1);
+  SkillParams whole_limit_to_the_turn;
+  whole_limit_to_the_turn.placing_turn_share = 1.0;
+  EXPECT_GT(widest(whole_limit_to_the_turn), 2.0 * kept);
+  // Asked in the frame it stands in at the start of each period, not halfway through.
+  SkillParams uncompensated;
+  uncompensated.turn_compensation = false;
+  EXPECT_GT(widest(uncompensated), kept);
+}
+
 // SSL, our half at +x: a robot placing for a free kick runs down the field
 // along -x from (3.4, -0.6) towards a place across it, until it has passed
 // `x`; its speed then.
@@ -2472,6 +2509,45 @@ TEST(SkillController, PlacingRobotWalledInBehindTheTouchLineSqueezesBetweenTwoOp
   };
   const double out_at = run({});
   EXPECT_GT(out_at, 0.0) << "still inside the distance after 4 s";
+  SkillParams kept_apart;
+  kept_apart.squeeze_when_walled_in = false;
+  EXPECT_LT(run(kept_apart), 0.0) << "the scene does not wall in a robot that keeps its gap";
+}
+
+TEST(SkillController, PlacingRobotWalledInBehindOurGoalLineSqueezesOutAtOurRestart) {
+  // SSL vs chaser, seed 35, our goal kick: our robot stood behind our goal
+  // line beside the goal, in our goal area as the referee judges it, with
+  // three chasers and the goal round it. The one way out led between two
+  // chasers' bodies 2 cm wider than it; the squeeze was only for restarts
+  // at which it keeps its distance, and it stood 3.5 s until the referee
+  // moved it.
+  auto run = [&](SkillParams params) {
+    MiniWorld w(runtime::preset_match_config("ssl"), params);
+    w.attack_sign = -1.0;
+    w.x = 4.63;
+    w.y = -0.72;
+    w.theta = 3.05;
+    w.bx = 3.5;
+    w.by = -1.18;
+    w.ball_moves = false;
+    w.run_off = true;
+    w.opponents = {{4.47, -0.59}, {4.47, -0.85}, {4.69, -1.16}, {4.57, -1.39}, {4.08, -1.36}};
+    w.teammates = {{4.37, -1.27}, {4.37, -0.17}};
+    msg::PlayerInstruction place = placing_for(msg::RESTART_GOAL_KICK, msg::ROLE_SUPPORTER, 4.63, -1.28, 3.05);
+    place.set_attack_positive_x(false);
+    place.mutable_ball_spot()->set_x(w.bx);
+    place.mutable_ball_spot()->set_y(w.by);
+    const auto& f = w.league.field();
+    double out_at = -1.0;
+    for (int k = 0; k < 4 * 50 && out_at < 0.0; ++k) {
+      w.step(place);
+      const bool in_area = w.x > 0.5 * f.length() - f.goal_area_depth() && std::abs(w.y) < 0.5 * f.goal_area_width();
+      if (!in_area) out_at = w.t;
+    }
+    return out_at;
+  };
+  const double out_at = run({});
+  EXPECT_GT(out_at, 0.0) << "still in our goal area after 4 s";
   SkillParams kept_apart;
   kept_apart.squeeze_when_walled_in = false;
   EXPECT_LT(run(kept_apart), 0.0) << "the scene does not wall in a robot that keeps its gap";
