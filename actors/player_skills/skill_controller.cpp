@@ -728,6 +728,21 @@ void SkillController::brake_short_of_halfway_line(const Pose& self, const V& vel
   brake_within(self, velocity, V(-home, 0.0), room, v, hold_sideways);
 }
 
+void SkillController::brake_short_of_own_goal_area(const Pose& self, const V& velocity, Vel& v,
+                                                   bool hold_sideways) const {
+  const auto& f = league_.field();
+  const double a = own_goal_x_ < 0.0 ? 1.0 : -1.0;  // into the field from our goal
+  const double front = own_goal_x_ + a * f.goal_area_depth();
+  const double back = own_goal_x_ - a * (f.boundary_width() + f.goal_depth() + 1.0);  // past the run-off
+  const Eigen::AlignedBox2d area(V(std::min(front, back), -0.5 * f.goal_area_width()),
+                                 V(std::max(front, back), 0.5 * f.goal_area_width()));
+  const V p(self.x, self.y);
+  const V off = p - p.cwiseMax(area.min()).cwiseMin(area.max());
+  const double d = off.norm();
+  if (d < 1e-9) return;  // in it: on its way out
+  brake_within(self, velocity, -off / d, d - kRestartCircleCreep, v, hold_sideways);
+}
+
 void SkillController::brake_for_restart_again(const Pose& self, Vel& v) const {
   // Only taking speed off: holding the sideways speed here would give back
   // what the safety search took off to miss a teammate.
@@ -735,6 +750,7 @@ void SkillController::brake_for_restart_again(const Pose& self, Vel& v) const {
     brake_short_of_circle(self, own_velocity_, *restart_brakes_.circle_spot, restart_brakes_.keep_out, v,
                           /*hold_sideways=*/false);
   if (restart_brakes_.halfway_line) brake_short_of_halfway_line(self, own_velocity_, v, /*hold_sideways=*/false);
+  if (restart_brakes_.own_goal_area) brake_short_of_own_goal_area(self, own_velocity_, v, /*hold_sideways=*/false);
 }
 
 void SkillController::brake_within(const Pose& self, const V& velocity, const V& towards, double room,
@@ -885,14 +901,16 @@ std::optional<V> SkillController::step_out_of_own_goal_area(const Pose& self, co
   const double front = own_goal_x_ + a * (f.goal_area_depth() + grow);
   const double side = 0.5 * f.goal_area_width() + grow;
   const double back = own_goal_x_ - a * runtime::run_off(league_);
+  auto will_do = [&](const V& q) {
+    // Not past our goal: behind our goal line, one chose a point beyond the
+    // goal, which no way reaches (SSL vs chaser, seed 35).
+    return may_stand_at(q, /*beyond_lines=*/true) && may_step_to(p, q, teammates, opponents, robots) &&
+           way_within(standing_space_, p, q);
+  };
   std::optional<V> best;
   auto consider = [&](const V& q) {
     if (best && (q - p).norm() >= (*best - p).norm()) return;
-    // Not past our goal: behind our goal line, one chose a point beyond the
-    // goal, which no way reaches (SSL vs chaser, seed 35).
-    if (may_stand_at(q, /*beyond_lines=*/true) && may_step_to(p, q, teammates, opponents, robots) &&
-        way_within(standing_space_, p, q))
-      best = q;
+    if (will_do(q)) best = q;
   };
   for (double y = -side; y <= side; y += kStep) consider(V(front, y));
   for (double along = 0.0; along <= std::abs(front - back); along += kStep)
@@ -2140,6 +2158,16 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
       brake_short_of_halfway_line(self, own_velocity_, v);
       restart_brakes_.halfway_line = true;
     }
+    // And short of our goal area, where only the keeper may stand. Its
+    // place beside the area's front taken by a teammate stepping out of the
+    // free kick's circle, a robot pressed towards it, the safety search
+    // turned it along the edge and into the area by turns, and the referee
+    // moved it (SSL vs chaser, seed 3).
+    if (params_.brake_short_of_own_goal_area && instruction.role() != msg::ROLE_KEEPER &&
+        league_.rules().max_defenders_in_goal_area() > 0 && !in_own_goal_area(place, 0.0)) {
+      brake_short_of_own_goal_area(self, own_velocity_, v);
+      restart_brakes_.own_goal_area = true;
+    }
     // A ball held in the mouth goes wherever the robot drives or turns: it
     // backs straight off it first, which leaves the ball where it lies (MSL:
     // a robot whose push was a foul carried the ball for the whole placement,
@@ -2236,8 +2264,8 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // follow, max_acceleration / speed. Placing, only a share of it: the
     // turn then took all of the wheels' change, none was left to keep the
     // way, and a robot turning about on a 1.5 m run to its place swung
-    // 0.27 m off it (unit scene); the referee judges where it stands, not
-    // where it faces.
+    // 0.27 m off it (unit scene; 0.08 m with half); the referee judges
+    // where it stands, not where it faces.
     const double speed = std::hypot(v.vx, v.vy);
     const double share = placing_ ? params_.placing_turn_share : 1.0;
     const double most = share * limit_or(league_.robot().max_acceleration(), 1e9) / std::max(speed, 1e-3);
@@ -2251,7 +2279,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
   // in at 0.09 m/s, and it stood 5 cm inside at the restart (SSL vs
   // chaser, seed 3, their free kick in front of our goal area).
   if (params_.brake_again_after_safety_search) brake_for_restart_again(self, v);
-  if (omni_ && params_.turn_compensation && previous_step_t) {
+  if (omni_ && placing_ && params_.turn_compensation && previous_step_t) {
     // The motor holds the body-frame velocity while the robot turns, so
     // over a period its way swings by the turn: asked in the frame the
     // robot has halfway through, its mean velocity points where the skills

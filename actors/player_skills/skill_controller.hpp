@@ -199,10 +199,11 @@ struct SkillParams {
   // among teammates and the pushing limit, taking speed off only; off:
   // false (the brakes then hold only for the command before those).
   bool brake_again_after_safety_search = true;
-  // Omni: the final command's body velocity is turned back by half the
-  // turn it makes over a control period, so that a robot turning as it
-  // drives moves, on average over the period, the way its skills asked;
-  // off: false.
+  // Omni, placing: the final command's body velocity is turned back by
+  // half the turn it makes over a control period, so that a robot turning
+  // as it drives moves, on average over the period, the way its skills
+  // asked; off: false. Not in play, where the ball skills were tuned
+  // without it.
   bool turn_compensation = true;
   // Omni, placing: the share of the acceleration limit its turn may take
   // at speed (omega at most share * max_acceleration / speed); the rest
@@ -217,6 +218,11 @@ struct SkillParams {
   // to the nearest point beside it with room and a clear way
   // (step_out_of_own_goal_area); off: false.
   bool step_out_of_own_goal_area = true;
+  // Placing, a field player outside our goal area (where the rules let
+  // only the keeper stand) drives no faster towards the area than it can
+  // brake before it, with the circle's braking numbers
+  // (brake_short_of_own_goal_area); off: false.
+  bool brake_short_of_own_goal_area = true;
   // One standing outside that distance stands back, straight out from the
   // spot, while a teammate inside it is beside it and nearer the spot
   // (make_way_for_teammate_inside).
@@ -423,6 +429,11 @@ class SkillController {
   // sideways speed, unless `hold_sideways` is false.
   void brake_within(const Pose& self, const Eigen::Vector2d& velocity, const Eigen::Vector2d& towards, double room,
                     Vel& v, bool hold_sideways = true) const;
+  // Outside our goal area as the referee judges it (the robot's centre in
+  // it, beyond the end line too): caps the part of `v` towards the area the
+  // same way.
+  void brake_short_of_own_goal_area(const Pose& self, const Eigen::Vector2d& velocity, Vel& v,
+                                    bool hold_sideways = true) const;
   // The restart brakes once more on the final command, after the safety
   // search and the pushing limit, which change it (restart_brakes_).
   void brake_for_restart_again(const Pose& self, Vel& v) const;
@@ -648,6 +659,7 @@ class SkillController {
     std::optional<Eigen::Vector2d> circle_spot;
     double keep_out = 0.0;
     bool halfway_line = false;
+    bool own_goal_area = false;
   };
   RestartBrakes restart_brakes_;
   Eigen::Vector2d own_velocity_ = Eigen::Vector2d::Zero();   // this cycle's estimate of the robot's (field frame)

@@ -2553,6 +2553,42 @@ TEST(SkillController, PlacingRobotWalledInBehindOurGoalLineSqueezesOutAtOurResta
   EXPECT_LT(run(kept_apart), 0.0) << "the scene does not wall in a robot that keeps its gap";
 }
 
+TEST(SkillController, PlacingRobotPressingOnATeammateAtItsPlaceStaysOutOfOurGoalArea) {
+  // SSL vs chaser, seed 3: their free kick in front of our goal area. A
+  // teammate stepping out of the circle stood at our defender's place,
+  // beside the area's front; pressing towards it, the defender was turned
+  // along the edge and into the area by turns until the referee moved it.
+  auto seconds_in_area = [](SkillParams params) {
+    MiniWorld w(runtime::preset_match_config("ssl"), params);
+    w.attack_sign = -1.0;
+    w.x = 3.49;
+    w.y = 0.15;
+    w.theta = -2.53;
+    w.bx = 2.91;
+    w.by = 0.0;
+    w.ball_moves = false;
+    w.teammates = {{3.36, 0.30}};
+    w.opponents = {{3.29, -0.22}, {3.00, 0.17}};
+    msg::PlayerInstruction place = placing_for(msg::RESTART_FREE_KICK, msg::ROLE_DEFENDER, 3.39, 0.34, kPi);
+    place.set_attack_positive_x(false);
+    place.mutable_ball_spot()->set_x(w.bx);
+    place.mutable_ball_spot()->set_y(w.by);
+    place.set_keep_out_radius(w.league.rules().restart_distance());
+    const auto& f = w.league.field();
+    double in_area = 0.0;
+    for (int k = 0; k < 4 * 50; ++k) {
+      w.step(place);
+      if (w.x > 0.5 * f.length() - f.goal_area_depth() && std::abs(w.y) < 0.5 * f.goal_area_width())
+        in_area += w.config.sim().control_period();
+    }
+    return in_area;
+  };
+  EXPECT_LT(seconds_in_area({}), 0.1);
+  SkillParams unbraked;
+  unbraked.brake_short_of_own_goal_area = false;
+  EXPECT_GT(seconds_in_area(unbraked), 0.3);
+}
+
 TEST(SkillController, PlacingRobotInsideTheCircleLeavesItByAPointBesideOurGoalArea) {
   // MSL restart drill, their corner kick at our corner flag (seed 34,
   // restart 79): a robot inside the circle is sent to the spot straight
