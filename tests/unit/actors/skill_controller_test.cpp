@@ -2239,8 +2239,8 @@ TEST(SkillController, PlacingRobotWalledInByOpponentsStepsOutIntoTheBoundaryStri
   // Moving opens the planner a way back to the exit behind the opponents;
   // it keeps to the point it stepped out to.
   EXPECT_TRUE(run.kept_stepping_out);
-  // Without stepping out it stays walled in (with turn_compensation on,
-  // the squeeze between the opponents' bodies got it out as well).
+  // Without stepping out it stays walled in (with turn_compensation on it
+  // got out all the same, past the ball or squeezing between the bodies).
   SkillParams walled;
   walled.step_out_when_walled_in = false;
   const ByTheCornerFlag stays = place(walled);
@@ -2387,7 +2387,7 @@ TEST(SkillController, OmniRobotTurningAboutOnItsWayToItsPlaceKeepsToItsWay) {
     return off_the_way;
   };
   const double kept = widest({});
-  EXPECT_LT(kept, 0.12);
+  EXPECT_LT(kept, 0.1);
   SkillParams whole_limit_to_the_turn;
   whole_limit_to_the_turn.placing_turn_share = 1.0;
   EXPECT_GT(widest(whole_limit_to_the_turn), 2.0 * kept);
