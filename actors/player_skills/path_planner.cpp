@@ -482,7 +482,7 @@ int PathPlanner::grow_tree(const Scene& scene, const V& root, const V& target, P
 }
 
 PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<CircleObstacle>& obstacles,
-                             const FreeSpace& free_space) {
+                             const FreeSpace& free_space, const std::optional<StartHeading>& heading) {
   PlanResult result;
   bool valid = finite(start) && finite(goal) && params_.step > 0.0 && params_.max_nodes >= 0 &&
                params_.goal_bias >= 0.0 && params_.waypoint_bias >= 0.0 &&
@@ -621,9 +621,21 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
   };
   // The last way bent round what moved into it (not reached: no such way).
   auto bent_way = [&](std::vector<V> corners) { return bend_round(scene, corners) ? free_way(corners) : Way{}; };
+  // A way's length, and the turn onto its first leg at turn_cost.
+  auto cost = [&](const Way& way) {
+    double turn = 0.0;
+    if (heading && params_.turn_cost > 0.0 && way.taut.size() >= 2) {
+      const V leg = way.taut[1] - way.taut[0];
+      if (leg.squaredNorm() > 1e-12) {
+        turn = std::abs(runtime::wrap_angle(std::atan2(leg.y(), leg.x()) - heading->theta));
+        if (heading->reverses) turn = std::min(turn, runtime::kPi - turn);
+      }
+    }
+    return polyline_length(way.taut) + params_.turn_cost * turn;
+  };
   Way chosen = trace(found);
   if (params_.keep_way_fraction >= 0.0 && !last_way.empty()) {
-    const double longest = (1.0 + params_.keep_way_fraction) * polyline_length(chosen.taut);
+    const double longest = cost(chosen) + params_.keep_way_fraction * polyline_length(chosen.taut);
     std::vector<V> kept{root};
     kept.insert(kept.end(), last_way.begin(), last_way.end() - 1);
     kept.push_back(target);
@@ -632,9 +644,9 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
       free = passable(scene, kept[i - 1], kept[i]);
     if (free) {
       Way as_it_was = free_way(kept);
-      if (!chosen.reached || polyline_length(as_it_was.taut) <= longest) chosen = std::move(as_it_was);
+      if (!chosen.reached || cost(as_it_was) <= longest) chosen = std::move(as_it_was);
     } else if (Way bent = bent_way(kept);
-               bent.reached && (!chosen.reached || polyline_length(bent.taut) <= longest)) {
+               bent.reached && (!chosen.reached || cost(bent) <= longest)) {
       // The last way is blocked, most often only just (an obstacle moved a
       // little into it): bent round it on the same side, unless that makes
       // it longer than the tree's by more than the fraction. A new tree
@@ -648,7 +660,7 @@ PlanResult PathPlanner::plan(const V& start, const V& goal, const std::vector<Ci
         const int again = grow_tree(scene, root, target, result, params_.step);
         if (again < 0) break;
         Way other = trace(again);
-        if (same_sides(scene, other.taut, kept) && polyline_length(other.taut) <= longest) {
+        if (same_sides(scene, other.taut, kept) && cost(other) <= longest) {
           chosen = std::move(other);
           break;
         }

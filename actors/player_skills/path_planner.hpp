@@ -106,10 +106,24 @@ struct PlannerParams {
   /// on the other side, up to this many more trees are grown for one round
   /// the same sides (taken when at most keep_way_fraction longer).
   int same_side_retries = 2;
+  /// Distance (m) a way counts for each radian the robot turns onto its
+  /// first leg, when plan() is given its heading (0: turning is free).
+  /// Weighing the way kept against a new tree's, a differential robot that
+  /// must turn about for the new way pays for it: between the long way
+  /// round the ball and a short one past it through a gap that opened and
+  /// closed by centimetres, a robot the thrower pressed against took each
+  /// in turn, half a turn each time (MSL throw-in: moved by the referee).
+  double turn_cost = 0.0;
   /// A start inside inflated obstacles whose tree adds no node grows once
   /// more with steps this fraction of `step` long (0: never): the way out
   /// may be a gap that no full step's segment clears.
   double escape_step_fraction = 0.25;
+};
+
+/// The robot's heading where a plan starts (see PlannerParams::turn_cost).
+struct StartHeading {
+  double theta = 0.0;     ///< rad, field frame
+  bool reverses = false;  ///< it may back up: a leg behind it needs no turn about
 };
 
 /// One plan.
@@ -186,8 +200,9 @@ struct PlanResult {
 /// Hysteresis: when the tree's way is not the straight segment, the last
 /// plan's corners (with the new start and aim as ends, shortcut and pulled
 /// taut again; none when the last plan went straight) replace it while all
-/// its segments are still free and it is at most keep_way_fraction longer,
-/// or whenever the tree did not reach the aim. When it is blocked, it is
+/// its segments are still free and it is at most keep_way_fraction longer
+/// (each way's length with its turn_cost added, given the heading), or
+/// whenever the tree did not reach the aim. When it is blocked, it is
 /// bent round the discs that cut it, each on the side the way passed it (a
 /// corner where the segment came nearest the disc's centre, pushed out
 /// until its segments clear the disc; from a start inside a body's disc
@@ -219,7 +234,8 @@ class PathPlanner {
 
   /// Plans from `start` to `goal`. Never throws; see PlanResult.
   PlanResult plan(const Eigen::Vector2d& start, const Eigen::Vector2d& goal,
-                  const std::vector<CircleObstacle>& obstacles, const FreeSpace& free_space);
+                  const std::vector<CircleObstacle>& obstacles, const FreeSpace& free_space,
+                  const std::optional<StartHeading>& heading = std::nullopt);
 
   /// Whether the straight segment a -> b is free (see the class comment),
   /// with the same obstacles and free space as plan() takes.

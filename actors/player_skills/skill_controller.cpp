@@ -152,6 +152,8 @@ PlannerParams planner_params(msg::Team team, uint32_t robot_id, const msg::Leagu
   // targets opponents have walled off, 60 times a second.
   p.max_nodes = 100;
   p.seed = 2u * robot_id + (team == msg::YELLOW ? 1u : 0u);
+  // What a radian of turning costs in metres not driven meanwhile.
+  if (params.placing_turn_rate > 0.0) p.turn_cost = limit_or(league.robot().max_speed(), 1.0) / params.placing_turn_rate;
   return p;
 }
 
@@ -239,7 +241,10 @@ SkillController::Vel SkillController::drive_to(const Pose& self, double tx, doub
     const FreeSpace& space = stepping_beyond_lines_ ? (off_area ? stepping_space_[side] : standing_space_)
                              : off_area             ? placing_space_[side]
                                                     : free_space_;
-    PlanResult plan = planner_.plan(V(self.x, self.y), V(tx, ty), plan_round_, space);
+    // Placing, a differential robot's turn onto a way counts (StartHeading).
+    const std::optional<StartHeading> heading =
+        placing_ && !omni_ ? std::optional<StartHeading>(StartHeading{self.theta, !forwards_only_}) : std::nullopt;
+    PlanResult plan = planner_.plan(V(self.x, self.y), V(tx, ty), plan_round_, space, heading);
     // A plan whose first waypoint is where the robot stands takes it nowhere.
     auto stays_put = [&](const PlanResult& p) { return (p.waypoints[1] - V(self.x, self.y)).norm() < 1e-3; };
     // Nor does one that ends no nearer its aim by a radius: the tree grew a
@@ -2004,6 +2009,30 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
       if (spot) keep_off(*spot, 0.0);
     }
     ball_planned_round = plan_round_.size() > opponents_planned_round;
+    // Out of the taker's way to the ball: at the other team's restarts the
+    // robot nearest the spot comes to it. A robot of ours by the ball took
+    // the gap between it and the thrower coming along the touch line; the
+    // thrower closed it, the robot turned to the way round the ball, the
+    // gap opened again as the thrower stepped about, and so on for 8 s
+    // until the referee moved it (MSL throw-in). Zones, not bodies: a robot
+    // already in that lane leaves it any way it can.
+    if (params_.keep_out_of_takers_lane && keeping_distance_ && spot &&
+        instruction.restart() != msg::RESTART_DROP_BALL) {
+      const auto& opponents = world.opponents();
+      const auto nearest = std::min_element(opponents.begin(), opponents.end(), [&](const auto& a, const auto& b) {
+        return (V(a.pose().x(), a.pose().y()) - *spot).squaredNorm() <
+               (V(b.pose().x(), b.pose().y()) - *spot).squaredNorm();
+      });
+      if (nearest != opponents.end()) {
+        const V taker(nearest->pose().x(), nearest->pose().y());
+        // Where it will stand: touching the ball, on the line it comes along.
+        const double lane = (*spot - taker).norm() - (r + league_.ball().radius());
+        if (std::isfinite(lane) && lane > 0.0 && lane <= keep_out) {
+          const V along = (*spot - taker).normalized();
+          for (double s = std::min(r, lane); s <= lane + 1e-9; s += r) plan_round_.push_back({taker + s * along, r, 0.0});
+        }
+      }
+    }
     // A robot standing legally also plans round the circle itself, no
     // nearer the spot than it stands (within the margin): waypoints round
     // the circle keep the way's end outside, but the way there, round an

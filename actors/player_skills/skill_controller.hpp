@@ -167,6 +167,14 @@ struct SkillParams {
   // than a kick-off drives forwards, camera first, to a place further than
   // this (m); nearer, it may back up.
   double placement_reverse_reach = 1.0;
+  // How fast (rad/s, on average from standing) a differential robot turns
+  // while placing: a way it must turn onto counts as longer by the metres
+  // it could have driven meanwhile (PlannerParams::turn_cost); 0: turning
+  // counts for nothing.
+  double placing_turn_rate = 2.0;
+  // At the other team's restarts (not drop balls), the lane from the
+  // opponent nearest the ball's spot to the spot is kept off while placing.
+  bool keep_out_of_takers_lane = true;
   // A robot inside the distance the rules keep it from the ball's spot
   // keeps heading for the point on the circle it chose (exit_from_circle)
   // while that stays free and lies at most this many robot radii further

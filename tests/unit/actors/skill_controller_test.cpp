@@ -1921,6 +1921,7 @@ struct ByTheCornerFlag {
   bool kept_stepping_out = true;  // once it said so, it said so at every step until out of the circle
   double seconds_in_goal_area = 0.0;  // of our goal area (the referee's: its centre in it)
   bool exit_while_inside = true;  // every step inside the circle reported the point it headed for
+  std::vector<Eigen::Vector2d> track;  // where it stood at each step
 };
 ByTheCornerFlag place_by_the_corner_flag(const Eigen::Vector2d& spot, double x, double y, double theta,
                                          double place_x, double place_y,
@@ -1957,6 +1958,7 @@ ByTheCornerFlag place_by_the_corner_flag(const Eigen::Vector2d& spot, double x, 
     if (from_spot < keep) run.exit_while_inside = run.exit_while_inside && w.skills.intent().exit.has_value();
     run.back_in = run.back_in || (run.out && from_spot < keep);
     run.out = run.out || from_spot >= keep;
+    run.track.emplace_back(w.x, w.y);
     const auto& f = w.league.field();
     const double in_front_of_our_goal_line = 0.5 * f.length() + (attack_positive_x ? w.x : -w.x);
     const bool in_area = std::abs(w.y) <= 0.5 * f.goal_area_width() && in_front_of_our_goal_line <= f.goal_area_depth();
@@ -1966,6 +1968,33 @@ ByTheCornerFlag place_by_the_corner_flag(const Eigen::Vector2d& spot, double x, 
   run.end_x = w.x;
   run.end_y = w.y;
   return run;
+}
+
+// MSL throw-in for the other team (restart drill, seed 6 at 512 s): our
+// robot stands by the ball on the touch line's side, the thrower coming
+// along the line towards it, our robot's place 3.25 m east. The closest
+// its centre comes to the thrower's lane (from the thrower to the ball),
+// and whether it got out of the circle, with `params`.
+std::pair<double, bool> by_the_thrower(const SkillParams& params) {
+  const Eigen::Vector2d spot(-8.5, 5.5), thrower(-7.6, 6.4);
+  const ByTheCornerFlag run = place_by_the_corner_flag(spot, -8.58, 6.08, 0.0, -5.25, 5.5, {{thrower.x(), thrower.y()}},
+                                                       true, 8.0, {}, msg::RESTART_THROW_IN, "msl", params);
+  double closest = 1e9;
+  for (const Eigen::Vector2d& at : run.track) closest = std::min(closest, testing::segment_distance(thrower, spot, at));
+  return {closest, run.out};
+}
+
+TEST(SkillController, PlacingAtTheirRestartARobotByTheBallKeepsOutOfTheTakersLane) {
+  // Through the gap between the thrower and the ball's zone the way is
+  // shortest, and the thrower closes it: the robot turned between that way
+  // and the one round the ball for 8 s, and the referee moved it.
+  const auto [kept_off, got_out] = by_the_thrower(SkillParams{});
+  EXPECT_TRUE(got_out) << "still inside the distance";
+  const double r = runtime::preset_match_config("msl").league().robot().radius();
+  EXPECT_GE(kept_off, r) << "crossed the thrower's lane";
+  SkillParams through_the_gap;
+  through_the_gap.keep_out_of_takers_lane = false;
+  EXPECT_LT(by_the_thrower(through_the_gap).first, r) << "the gap is not the way: the scene tests nothing";
 }
 
 TEST(SkillController, IntentSaysWhereItSteeredAndIsEmptyWhileHolding) {
