@@ -2025,10 +2025,11 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
       });
       if (nearest != opponents.end()) {
         const V taker(nearest->pose().x(), nearest->pose().y());
+        const V to_spot = *spot - taker;
         // Where it will stand: touching the ball, on the line it comes along.
-        const double lane = (*spot - taker).norm() - (r + league_.ball().radius());
+        const double lane = to_spot.norm() - (r + league_.ball().radius());
         if (std::isfinite(lane) && lane > 0.0 && lane <= keep_out) {
-          const V along = (*spot - taker).normalized();
+          const V along = to_spot.normalized();
           for (double s = std::min(r, lane); s <= lane + 1e-9; s += r) plan_round_.push_back({taker + s * along, r, 0.0});
         }
       }
