@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -29,10 +30,28 @@ DrillOptions drill_options(const Arguments& arguments, const std::string& comman
   const std::uint64_t repeats = arguments.unsigned_number("repeats").value_or(1);
   if (repeats < 1 || repeats > 1000) throw UsageError("--repeats must be between 1 and 1000");
   options.repeats = static_cast<unsigned>(repeats);
+  const std::optional<double> from = arguments.number("from", 0.0, 1e7), to = arguments.number("to", 0.0, 1e7);
+  options.windowed = from || to;
+  if (from) options.from_seconds = *from;
+  if (to) options.to_seconds = *to;
+  if (options.from_seconds > options.to_seconds)
+    throw UsageError("--from (" + arguments.value("from").value_or("") + " s) is after --to (" +
+                     arguments.value("to").value_or("") + " s)");
   options.dir = options.keep_logs ? std::filesystem::path(log_dir)
                                   : std::filesystem::temp_directory_path() /
                                         ("robocaf-" + command + "-" + std::to_string(::getpid()));
   return options;
+}
+
+std::string window_text(const DrillOptions& options) {
+  char text[96];
+  if (!std::isfinite(options.to_seconds))
+    std::snprintf(text, sizeof text, "from %g s on", options.from_seconds);
+  else if (options.from_seconds <= 0.0)
+    std::snprintf(text, sizeof text, "up to %g s", options.to_seconds);
+  else
+    std::snprintf(text, sizeof text, "between %g and %g s", options.from_seconds, options.to_seconds);
+  return text;
 }
 
 std::vector<std::string> drill_log_stems(const std::vector<std::string>& paths) {

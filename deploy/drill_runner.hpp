@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,8 +42,17 @@ struct DrillOptions {
   std::filesystem::path dir;
   double lead_in_seconds = 0.0;  // --lead-in (sim::LeadInCycle)
   unsigned repeats = 1;          // --repeats: drills per moment, each drawing its own noise
+  /// --from, --to: only the moments of the match between these times (s of
+  /// match time, both included); default every one.
+  double from_seconds = 0.0;
+  double to_seconds = std::numeric_limits<double>::infinity();
+  bool windowed = false;  // either given
+  bool within(double t) const { return t >= from_seconds && t <= to_seconds; }
 };
 DrillOptions drill_options(const Arguments& arguments, const std::string& command);
+/// The --from/--to window in words: "between 120 and 150 s", "from 120 s
+/// on", "up to 150 s".
+std::string window_text(const DrillOptions& options);
 
 /// For each game log given, what its drills' logs are named after: the
 /// file's stem, with its folder's name before it where another log given has

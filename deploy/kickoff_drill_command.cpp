@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,7 @@ namespace {
 
 const char* kKickoffDrillUsage =
     "usage: robocaf kickoff-drill LOG... [--team blue|yellow] [--jobs J] [--log-dir DIR] [--list]\n"
-    "                             [--lead-in S] [--repeats K] [--summary-json FILE]\n"
+    "                             [--lead-in S] [--repeats K] [--from S] [--to S] [--summary-json FILE]\n"
     "  for every goal the team (default blue) scored in the game logs, the other team's kick-off\n"
     "  played again with this build from where every robot stood when the ball went in (the\n"
     "  robots start moving as they moved): how long the scoring team took until all its robots\n"
@@ -43,12 +44,14 @@ const char* kKickoffDrillUsage =
     "                  the robots see and remember what they did there (default 3; 0: start cold)\n"
     "  --repeats K     play each goal's drill K times, each drawing its own noise (default 1); the\n"
     "                  logged column counts each kick-off once\n"
+    "  --from S, --to S  only the goals scored between these times (s of match time, as --list\n"
+    "                  shows them; default every goal)\n"
     "  --list          one line per drill as well";
 
 }  // namespace
 
 int kickoff_drill_command(const std::vector<std::string>& args) {
-  Arguments arguments{args, {"team", "jobs", "log-dir", "summary-json", "lead-in", "repeats"}, {"help", "list"}, 100000};
+  Arguments arguments{args, {"team", "jobs", "log-dir", "summary-json", "lead-in", "repeats", "from", "to"}, {"help", "list"}, 100000};
   if (arguments.has("help")) {
     std::cout << kKickoffDrillUsage << '\n';
     return 0;
@@ -71,6 +74,7 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
     const std::string& path = arguments.positional()[log];
     const std::vector<sim::RestartReadiness> phases = sim::measure_restart_readiness(path);
     for (sim::GoalMoment& goal : sim::goal_moments(path, team, options.lead_in_seconds)) {
+      if (!options.within(goal.t)) continue;
       Drill drill;
       // The kick-off the goal led to, as logged: the phase that began with it.
       for (const auto& phase : phases)
@@ -94,6 +98,8 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
       }
     }
   }
+  if (options.windowed && drills.empty())
+    throw std::runtime_error("no goal by " + team_name + " " + window_text(options) + " in the logs given");
   std::cerr << "robocaf kickoff-drill: " << drills.size() / options.repeats << " goals by " << team_name << " in "
             << arguments.positional().size() << " logs, "
             << (options.repeats > 1 ? std::to_string(options.repeats) + " drills each, " : std::string())

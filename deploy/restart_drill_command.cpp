@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,8 @@ namespace {
 
 const char* kRestartDrillUsage =
     "usage: robocaf restart-drill LOG... [--team blue|yellow] [--restart NAME] [--jobs J] [--log-dir DIR]\n"
-    "                             [--list] [--lead-in S] [--repeats K] [--summary-json FILE]\n"
+    "                             [--list] [--lead-in S] [--repeats K] [--from S] [--to S]\n"
+    "                             [--summary-json FILE]\n"
     "  every restart in the game logs at which the team (default blue) had to keep its distance\n"
     "  from the ball (the other team's free kicks, goal kicks, corner kicks and throw-ins, and\n"
     "  drop balls) played again with this build from where every robot stood when the referee\n"
@@ -41,6 +43,8 @@ const char* kRestartDrillUsage =
     "                  the robots see and remember what they did there (default 3; 0: start cold)\n"
     "  --repeats K     play each restart's drill K times, each drawing its own noise (default 1); the\n"
     "                  logged rows count each restart once\n"
+    "  --from S, --to S  only the restarts called between these times (s of match time, as\n"
+    "                  --list shows them; default every restart)\n"
     "  --list          one line per drill as well";
 
 const std::map<std::string, msg::RestartKind> kRestartNames{{"free-kick", msg::RESTART_FREE_KICK},
@@ -52,7 +56,7 @@ const std::map<std::string, msg::RestartKind> kRestartNames{{"free-kick", msg::R
 }  // namespace
 
 int restart_drill_command(const std::vector<std::string>& args) {
-  Arguments arguments{args, {"team", "restart", "jobs", "log-dir", "summary-json", "lead-in", "repeats"}, {"help", "list"}, 100000};
+  Arguments arguments{args, {"team", "restart", "jobs", "log-dir", "summary-json", "lead-in", "repeats", "from", "to"}, {"help", "list"}, 100000};
   if (arguments.has("help")) {
     std::cout << kRestartDrillUsage << '\n';
     return 0;
@@ -86,6 +90,7 @@ int restart_drill_command(const std::vector<std::string>& args) {
       // The team is judged where it keeps the distance: not at its own restarts.
       if (moment.kind != msg::RESTART_DROP_BALL && moment.team == team) continue;
       if (only && moment.kind != *only) continue;
+      if (!options.within(moment.t)) continue;
       Drill drill;
       for (const auto& phase : phases)
         if (phase.restart == moment.kind && std::abs(phase.t - moment.t) < 0.05) drill.logged = outcome_of(phase, team);
@@ -108,6 +113,8 @@ int restart_drill_command(const std::vector<std::string>& args) {
       }
     }
   }
+  if (options.windowed && drills.empty())
+    throw std::runtime_error("no restart to drill " + window_text(options) + " in the logs given");
   std::cerr << "robocaf restart-drill: " << drills.size() / options.repeats << " restarts in " << arguments.positional().size()
             << " logs, "
             << (options.repeats > 1 ? std::to_string(options.repeats) + " drills each, " : std::string())

@@ -248,6 +248,49 @@ TEST(KickoffDrillCommand, RepeatsPlayEachGoalAgainWithItsOwnNoiseAndCountTheLogg
   }
 }
 
+TEST(KickoffDrillCommand, FromAndToDrillOnlyTheGoalsScoredBetweenThem) {
+  // Two goals by blue 3, at 30 s and at 60 s: a window drills the one in it,
+  // numbered as in the whole log, and a window with none in it is an error.
+  const std::string log = temp_path("window_source.rclog");
+  msg::LogHeader header;
+  *header.mutable_config() = runtime::default_match_config();
+  {
+    runtime::GameLogWriter writer(log, header);
+    for (double t : {30.0, 60.0}) {
+      msg::LogRecord truth;
+      truth.set_t(t);
+      auto* scorer = truth.mutable_truth()->add_robots();
+      scorer->set_team(msg::BLUE);
+      scorer->set_robot_id(3);
+      scorer->mutable_pose()->set_x(0.4 * header.config().league().field().length());
+      writer.append(truth);
+      writer.append(goal_by_blue_3(t + 0.02));
+    }
+    writer.close();
+  }
+  const std::string json = temp_path("window.json");
+  auto result = run("kickoff-drill " + log + " --jobs 1 --list --from 50 --summary-json " + json);
+  ASSERT_EQ(result.status, 0) << result.output;
+  EXPECT_EQ(read_json(json)["drills"].get<int>(), 1);
+  EXPECT_NE(result.output.find("goal 2 at    60.02 s"), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("goal 1 at"), std::string::npos) << result.output;
+
+  result = run("kickoff-drill " + log + " --jobs 1 --list --to 40");
+  ASSERT_EQ(result.status, 0) << result.output;
+  EXPECT_NE(result.output.find("goal 1 at    30.02 s"), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("goal 2 at"), std::string::npos) << result.output;
+
+  result = run("kickoff-drill " + log + " --from 70");
+  EXPECT_EQ(result.status, 1) << result.output;
+  EXPECT_NE(result.output.find("no goal by blue from 70 s on"), std::string::npos) << result.output;
+  result = run("kickoff-drill " + log + " --from 60 --to 50");
+  EXPECT_EQ(result.status, 2) << result.output;
+  EXPECT_NE(result.output.find("--from (60 s) is after --to (50 s)"), std::string::npos) << result.output;
+  result = run("kickoff-drill " + log + " --to soon");
+  EXPECT_EQ(result.status, 2) << result.output;
+  EXPECT_NE(result.output.find("--to"), std::string::npos) << result.output;
+}
+
 TEST(KickoffDrillCommand, AnUnreadableLogIsAnErrorThatNamesIt) {
   auto result = run("kickoff-drill /nonexistent/match.rclog");
   EXPECT_NE(result.status, 0);

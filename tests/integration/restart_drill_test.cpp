@@ -12,16 +12,14 @@
 namespace robocaf::testing {
 namespace {
 
-TEST(RestartDrillCommand, ReplaysADropBallFromWhereTheRobotsStood) {
-  const std::string log = temp_path("restart_drill_source.rclog");
-  const std::string dir = temp_path("restart_drill_logs");
-  const std::string json = temp_path("restart_drill.json");
-  std::filesystem::remove_all(dir);
+// A game log in which the referee drops the ball at 200.02 s, 0.3 of the
+// field's length along +x, beside blue 3 (second half: blue defends +x).
+msg::LogHeader drop_ball_log(const std::string& path) {
   msg::LogHeader header;
   *header.mutable_config() = runtime::default_match_config();
   const double x = 0.3 * header.config().league().field().length();
   {
-    runtime::GameLogWriter writer(log, header);
+    runtime::GameLogWriter writer(path, header);
     // Second half (blue defends +x): blue 3 stands beside the ball, which
     // the referee drops where it is.
     msg::LogRecord truth;
@@ -43,6 +41,16 @@ TEST(RestartDrillCommand, ReplaysADropBallFromWhereTheRobotsStood) {
     writer.append(state);
     writer.close();
   }
+  return header;
+}
+
+TEST(RestartDrillCommand, ReplaysADropBallFromWhereTheRobotsStood) {
+  const std::string log = temp_path("restart_drill_source.rclog");
+  const std::string dir = temp_path("restart_drill_logs");
+  const std::string json = temp_path("restart_drill.json");
+  std::filesystem::remove_all(dir);
+  const msg::LogHeader header = drop_ball_log(log);
+  const double x = 0.3 * header.config().league().field().length();
   auto result = run("restart-drill " + log + " --jobs 1 --list --log-dir " + dir + " --summary-json " + json);
   ASSERT_EQ(result.status, 0) << result.output;
   auto summary = read_json(json);
@@ -89,6 +97,18 @@ TEST(RestartDrillCommand, ReplaysADropBallFromWhereTheRobotsStood) {
   EXPECT_FALSE(first_state);
   EXPECT_EQ(last_state.command(), msg::REF_FORCE_START);
   EXPECT_NEAR(last_t, header.config().sim().placement_seconds(), 0.1);
+}
+
+TEST(RestartDrillCommand, FromAndToDrillOnlyTheRestartsCalledBetweenThem) {
+  const std::string log = temp_path("restart_window_source.rclog");
+  drop_ball_log(log);
+  const std::string json = temp_path("restart_window.json");
+  auto result = run("restart-drill " + log + " --jobs 1 --from 150 --to 250 --summary-json " + json);
+  ASSERT_EQ(result.status, 0) << result.output;
+  EXPECT_EQ(read_json(json)["drills"].get<int>(), 1);
+  result = run("restart-drill " + log + " --to 100");
+  EXPECT_EQ(result.status, 1) << result.output;
+  EXPECT_NE(result.output.find("no restart to drill up to 100 s"), std::string::npos) << result.output;
 }
 
 TEST(RestartDrillCommand, AnUnknownRestartIsAnErrorThatNamesIt) {
