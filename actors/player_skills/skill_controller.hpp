@@ -176,6 +176,11 @@ struct SkillParams {
   // At the other team's restarts (not drop balls), the lane from the
   // opponent nearest the ball's spot to the spot is kept off while placing.
   bool keep_out_of_takers_lane = true;
+  // At the other team's kick-off, while placing where the run back is
+  // short (SSL, MiroSot), the centre circle is a zone the planner goes
+  // round from outside it (the coach keeps no distance until the referee
+  // starts the kick-off).
+  bool kickoff_circle_zone = true;
   // A robot inside the distance the rules keep it from the ball's spot
   // keeps heading for the point on the circle it chose (exit_from_circle)
   // while that stays free and lies at most this many robot radii further

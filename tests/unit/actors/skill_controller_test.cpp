@@ -2300,6 +2300,40 @@ TEST(SkillController, PlacingRobotInOurGoalAreaAmongOpponentsStepsOutOfItFirst) 
   EXPECT_GT(went_round, 2.0 * run.seconds_in_goal_area) << run.seconds_in_goal_area;
 }
 
+TEST(SkillController, PlacingAtTheirKickoffFromTheOtherHalfGoesRoundTheCentreCircle) {
+  // SSL vs chaser, seed 11: their kick-off after our goal. The scorer, 1.2 m
+  // into the other half, was sent to a place just behind the circle; it went
+  // straight across, stood in the circle when the 4 s were up, and the
+  // referee moved it. The coach keeps no distance while the robots place.
+  auto run = [](SkillParams params) {
+    MiniWorld w(runtime::preset_match_config("ssl"), params);
+    w.x = 1.2;
+    w.y = 0.24;
+    w.theta = kPi;
+    w.bx = 0.0;
+    w.by = 0.0;
+    w.ball_moves = false;
+    msg::PlayerInstruction place = placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, -0.68, 0.0, 0.0);
+    place.set_attack_positive_x(true);
+    place.set_we_kick_off(false);
+    place.mutable_ball_spot();  // the centre spot
+    double closest = 1e9;
+    for (int k = 0; k < 200; ++k) {
+      w.step(place);
+      closest = std::min(closest, std::hypot(w.x, w.y));
+    }
+    return std::make_pair(closest, std::hypot(w.x + 0.68, w.y));
+  };
+  const msg::LeaguePreset ssl = runtime::preset_match_config("ssl").league();
+  const double outside = ssl.field().center_circle_radius() + ssl.robot().radius();
+  const auto [closest, off_place] = run({});
+  EXPECT_GE(closest, outside) << "went into the centre circle";
+  EXPECT_LT(off_place, 0.05) << "did not reach its place in 4 s";
+  SkillParams straight;
+  straight.kickoff_circle_zone = false;
+  EXPECT_LT(run(straight).first, outside) << "the straight way misses the circle: the scene tests nothing";
+}
+
 TEST(SkillController, PlacingRobotSentRoundTheCircleAtSpeedBrakesShortOfIt) {
   // SSL vs chaser, seed 3: their corner kick by our corner flag. The coach
   // handed a robot running at 1.3 m/s towards the circle's side a new place
