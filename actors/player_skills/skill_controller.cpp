@@ -640,7 +640,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
     // all the same. A scorer 1.2 m into the other half, its place behind
     // the circle, went straight across and stood in the circle when the 4 s
     // were up (SSL vs chaser, seed 11). Kick-off drills of 12 SSL matches:
-    // 243 of 1020 sooner, 121 later, 51 s sooner in all. Not from inside
+    // 225 of 1020 sooner, 91 later, 46 s sooner in all. Not from inside
     // the circle, which the robot leaves by the shortest way home, nor to a
     // place inside; nor in MSL, whose 2 m circle the long runs back pass at
     // speed, by the time the kick-off comes long gone (drills: up to 3 s
