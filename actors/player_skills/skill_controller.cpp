@@ -633,20 +633,23 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
         }
       }
     }
-    // At the other team's kick-off, where the run back is short (SSL,
-    // MiroSot), round the centre circle: the coach sets no distance to keep
-    // while the robots place (it would send ways round the circle through
-    // the other half), but where a robot crosses the halfway line matters
-    // all the same. A scorer 1.2 m into the other half, its place behind
-    // the circle, went straight across and stood in the circle when the 4 s
-    // were up (SSL vs chaser, seed 11). Kick-off drills of 12 SSL matches:
-    // 225 of 1020 sooner, 91 later, 46 s sooner in all. Not from inside
-    // the circle, which the robot leaves by the shortest way home, nor to a
-    // place inside; nor in MSL, whose 2 m circle the long runs back pass at
-    // speed, by the time the kick-off comes long gone (drills: up to 3 s
-    // later going round it).
-    if (params_.kickoff_circle_zone && placing_for_kickoff_ && !standing_ones && !instruction.we_kick_off() &&
-        !keeps_out) {
+    // At the other team's kick-off on an open field where the run back is
+    // short (SSL), round the centre circle: the coach sets no distance to
+    // keep while the robots place (it would send ways round the circle
+    // through the other half), but where a robot crosses the halfway line
+    // matters all the same. A scorer 1.2 m into the other half, its place
+    // behind the circle, went straight across and stood in the circle when
+    // the 4 s were up (SSL vs chaser, seed 11). Kick-off drills of 12 SSL
+    // matches: 225 of 1020 sooner, 91 later, 46 s sooner in all. Not from
+    // inside the circle, which the robot leaves by the shortest way home,
+    // nor to a place inside. Not in MSL, whose 2 m circle the long runs back
+    // pass at speed, by the time the kick-off comes long gone (drills: up
+    // to 3 s later going round it). Nor on MiroSot's walled field, where
+    // the kick-off places lie 3 cm outside the circle and teammates crowd
+    // the gap beside it: robots going round stood stuck on the halfway line
+    // (vs chaser, seeds 1-20: 3 moved, against none).
+    if (params_.kickoff_circle_zone && placing_for_kickoff_ && !standing_ones && !league_.field().walls() &&
+        !instruction.we_kick_off() && !keeps_out) {
       const double circle = league_.field().center_circle_radius();
       if (circle > 0.0 && place.norm() >= circle + r && V(self.x, self.y).norm() >= circle + r)
         plan_round_.push_back({V(0.0, 0.0), circle, 0.0});

@@ -176,8 +176,8 @@ struct SkillParams {
   // At the other team's restarts (not drop balls), the lane from the
   // opponent nearest the ball's spot to the spot is kept off while placing.
   bool keep_out_of_takers_lane = true;
-  // At the other team's kick-off, while placing where the run back is
-  // short (SSL, MiroSot), the centre circle is a zone the planner goes
+  // At the other team's kick-off, while placing on an open field where the
+  // run back is short (SSL), the centre circle is a zone the planner goes
   // round from outside it (the coach keeps no distance until the referee
   // starts the kick-off).
   bool kickoff_circle_zone = true;
