@@ -98,6 +98,13 @@ void DrillColumn::add(const DrillOutcome& outcome) {
 
 double DrillColumn::quantile(double q) const { return runtime::quantile(ready, q); }
 
+std::string DrillColumn::quantile_text(double q) const {
+  if (ready.empty()) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", quantile(q));
+  return text;
+}
+
 unsigned DrillColumn::over(double seconds) const {
   return static_cast<unsigned>(std::count_if(ready.begin(), ready.end(), [seconds](double r) { return r > seconds; }));
 }

@@ -79,6 +79,9 @@ struct DrillColumn {
   std::vector<double> ready;
   void add(const DrillOutcome& outcome);
   double quantile(double q) const;
+  /// quantile(q) for a table, "%.2f", or "-" when none was ready (no time
+  /// to take a quantile of).
+  std::string quantile_text(double q) const;
   unsigned over(double seconds) const;
 };
 

@@ -144,8 +144,8 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
   std::printf("%-8s %9s %9s %6s %8s %8s %8s %8s\n", "", "kick-offs", "not ready", "moved", "median s", "p95 s",
               "max s", "over 7 s");
   for (const auto& [name, c] : {std::pair<const char*, const DrillColumn&>{"logged", logged}, {"drill", replayed}})
-    std::printf("%-8s %9u %9u %6u %8.2f %8.2f %8.2f %8u\n", name, c.restarts, c.not_ready, c.moved, c.quantile(0.5),
-                c.quantile(0.95), c.quantile(1.0), c.over(7.0));
+    std::printf("%-8s %9u %9u %6u %8s %8s %8s %8u\n", name, c.restarts, c.not_ready, c.moved,
+                c.quantile_text(0.5).c_str(), c.quantile_text(0.95).c_str(), c.quantile_text(1.0).c_str(), c.over(7.0));
 
   if (auto path = arguments.value("summary-json")) {
     auto column = [](const DrillColumn& c) {

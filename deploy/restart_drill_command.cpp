@@ -167,8 +167,9 @@ int restart_drill_command(const std::vector<std::string>& args) {
   std::printf("%-12s %-7s %8s %9s %6s %8s %8s %8s %8s\n", "restart", "", "restarts", "not ready", "moved", "median s",
               "p95 s", "max s", "over 6 s");
   auto row = [](const char* restart, const char* which, const DrillColumn& c) {
-    std::printf("%-12s %-7s %8u %9u %6u %8.2f %8.2f %8.2f %8u\n", restart, which, c.restarts, c.not_ready, c.moved,
-                c.quantile(0.5), c.quantile(0.95), c.quantile(1.0), c.over(6.0));
+    std::printf("%-12s %-7s %8u %9u %6u %8s %8s %8s %8u\n", restart, which, c.restarts, c.not_ready, c.moved,
+                c.quantile_text(0.5).c_str(), c.quantile_text(0.95).c_str(), c.quantile_text(1.0).c_str(),
+                c.over(6.0));
   };
   for (const auto& [kind, columns] : by_kind) {
     const char* name = sim::Referee::restart_name(static_cast<msg::RestartKind>(kind));

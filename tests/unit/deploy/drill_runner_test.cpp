@@ -22,6 +22,21 @@ TEST(DrillLogStems, LogsOfTheSameNameInOtherFoldersGetTheFolderBeforeIt) {
   EXPECT_EQ(same[3], "seed6");
 }
 
+// A column where nothing was ready (every robot moved) has no times to
+// take quantiles of: the table says so rather than 0.00 s.
+TEST(DrillColumn, TimesInTheTableAreADashWhenNoneWasReady) {
+  DrillColumn none;
+  none.add({true, -1.0, 1, 4});
+  EXPECT_EQ(none.not_ready, 1u);
+  EXPECT_EQ(none.quantile_text(0.5), "-");
+  EXPECT_EQ(none.quantile_text(1.0), "-");
+  DrillColumn some;
+  some.add({true, 2.5, 0, 3});
+  some.add({true, 3.25, 0, 2});
+  EXPECT_EQ(some.quantile_text(1.0), "3.25");
+  EXPECT_EQ(some.quantile_text(0.0), "2.50");
+}
+
 // Each repeat of a moment plays the same lead-in: they share it rather than
 // each holding a copy (six MSL logs' corner kicks drilled four times: 244 MB
 // at the peak against 155 MB).
