@@ -550,6 +550,9 @@ class SkillController {
   // Supporter `index` of `count` (PlayerInstruction.role_index, role_count).
   Vel supporter(const Pose& self, const msg::WorldEstimate& world, bool attack_positive_x, uint32_t index,
                 uint32_t count);
+  // The end of each role standing somewhere in play: to `spot`, kept in
+  // the field and off the ball at `ball`, facing the ball.
+  Vel stand_facing_ball(const Pose& self, const Eigen::Vector2d& spot, const Eigen::Vector2d& ball);
   Vel search_ball(const Pose& self, const msg::WorldEstimate& world);
   // Whether the robot turns on the spot to find itself this cycle, from its
   // self-localisation's sd (see SkillParams::lost_position_sd).

@@ -611,10 +611,14 @@ SkillController::Vel SkillController::defender(const Pose& self, const msg::Worl
   T = outside_circle(T, b - up * (r + rb + params_.approach_distance), kBerthRadii * r, V(self.x, self.y));
   T = clear_of_attackers_lane(T, self, b);
   T = clear_of_teammates(T, self);
-  double tx = T.x(), ty = T.y();
+  return stand_facing_ball(self, T, b);
+}
+
+SkillController::Vel SkillController::stand_facing_ball(const Pose& self, const V& spot, const V& ball) {
+  double tx = spot.x(), ty = spot.y();
   clamp_to_field(tx, ty);
-  avoid_ball(self, b.x(), b.y(), tx, ty);
-  return go_to_pose(self, tx, ty, angle_of(b - V(self.x, self.y)), false);
+  avoid_ball(self, ball.x(), ball.y(), tx, ty);
+  return go_to_pose(self, tx, ty, angle_of(ball - V(self.x, self.y)), false);
 }
 
 SkillController::Vel SkillController::wall_defender(const Pose& self, const msg::WorldEstimate& world,
@@ -622,10 +626,7 @@ SkillController::Vel SkillController::wall_defender(const Pose& self, const msg:
   const V b(world.ball().position().x(), world.ball().position().y());
   // The wall covers the goal from the ball while staying out of the keeper's area.
   const V T = formation_.wall_slot(b, attack_positive_x, index, count);
-  double tx = T.x(), ty = T.y();
-  clamp_to_field(tx, ty);
-  avoid_ball(self, b.x(), b.y(), tx, ty);
-  return go_to_pose(self, tx, ty, angle_of(b - V(self.x, self.y)), false);
+  return stand_facing_ball(self, T, b);
 }
 
 SkillController::Vel SkillController::supporter(const Pose& self, const msg::WorldEstimate& world,
@@ -652,10 +653,7 @@ SkillController::Vel SkillController::supporter(const Pose& self, const msg::Wor
   }
   T = clear_of_attackers_lane(T, self, b);
   T = clear_of_teammates(T, self);
-  double tx = T.x(), ty = T.y();
-  clamp_to_field(tx, ty);
-  avoid_ball(self, b.x(), b.y(), tx, ty);
-  return go_to_pose(self, tx, ty, angle_of(b - V(self.x, self.y)), false);
+  return stand_facing_ball(self, T, b);
 }
 
 }  // namespace robocaf::actors
