@@ -2334,6 +2334,39 @@ TEST(SkillController, PlacingAtTheirKickoffFromTheOtherHalfGoesRoundTheCentreCir
   EXPECT_LT(run(straight).first, outside) << "the straight way misses the circle: the scene tests nothing";
 }
 
+TEST(SkillController, PlacingAtTheirKickoffOnMiroSotsWalledFieldKeepsItsStraightWay) {
+  // MiroSot's kick-off places lie 3 cm outside the 0.25 m circle; going round
+  // it, robots stood stuck on the halfway line beside teammates (vs chaser,
+  // seeds 1-20: 3 moved). There the circle is no zone: the same way with the
+  // zone on as off, and the straight one crosses the circle.
+  auto run = [](SkillParams params) {
+    MiniWorld w(runtime::preset_match_config("mirosot"), params);
+    w.x = 0.45;
+    w.y = 0.05;
+    w.theta = kPi;
+    w.ball_moves = false;
+    msg::PlayerInstruction place = placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, -0.32, 0.0, 0.0);
+    place.set_attack_positive_x(true);
+    place.set_we_kick_off(false);
+    place.mutable_ball_spot();  // the centre spot
+    std::vector<std::pair<double, double>> track;
+    for (int k = 0; k < 100; ++k) {
+      w.step(place);
+      track.emplace_back(w.x, w.y);
+    }
+    return track;
+  };
+  SkillParams off;
+  off.kickoff_circle_zone = false;
+  const auto with_zone = run({}), without = run(off);
+  EXPECT_EQ(with_zone, without) << "the zone acts on a walled field";
+  const msg::LeaguePreset mirosot = runtime::preset_match_config("mirosot").league();
+  double closest = 1e9;
+  for (const auto& [x, y] : with_zone) closest = std::min(closest, std::hypot(x, y));
+  EXPECT_LT(closest, mirosot.field().center_circle_radius() + mirosot.robot().radius())
+      << "the straight way misses the circle: the scene tests nothing";
+}
+
 TEST(SkillController, PlacingRobotSentRoundTheCircleAtSpeedBrakesShortOfIt) {
   // SSL vs chaser, seed 3: their corner kick by our corner flag. The coach
   // handed a robot running at 1.3 m/s towards the circle's side a new place
