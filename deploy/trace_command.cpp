@@ -20,13 +20,18 @@ namespace robocaf::deploy {
 namespace {
 
 const char* kTraceUsage =
-    "usage: robocaf trace LOG --robot blue/N|yellow/N --from T0 --to T1 [--every S] [--near M]\n"
+    "usage: robocaf trace LOG --robot blue/N|yellow/N --from T0 --to T1 [--every S] [--near M] [--beliefs]\n"
     "  one robot's course from T0 to T1 s of the game log: the referee's events, and every S s\n"
     "  (default 0.5) its true pose (x y m, heading rad), velocity (m/s) and turn rate (rad/s),\n"
     "  its distance to the ball, and the robots within M m of it (default 1.5), nearest first\n"
     "  (B3: blue 3, Y2: yellow 2); under it, from logs that hold them, what its player skills steered\n"
     "  for: directive and role, the placement, the way out of a restart circle (exit, or steps out to),\n"
-    "  the point it aimed at and the planner's first waypoint towards it";
+    "  the point it aimed at and the planner's first waypoint towards it, and placing, the opponents\n"
+    "  its plan went round as it believed them (unseen: no sighting for that long; +way: and where it\n"
+    "  was going); with --beliefs, where it believed itself and how far that was off";
+
+// s: a belief in an opponent this long without a sighting says so.
+constexpr double kUnseenShown = 0.1;
 
 char team_letter(msg::Team team) { return team == msg::BLUE ? 'B' : team == msg::YELLOW ? 'Y' : '?'; }
 
@@ -52,6 +57,24 @@ void print_intent(const sim::TraceSample& s) {
   if (i.has_aim()) print_point("aim", i.aim());
   if (i.has_waypoint()) print_point("waypoint", i.waypoint());
   std::printf("  (%.2f s before)\n", s.t - s.intent_t);
+  if (i.planned_round_size() == 0) return;
+  // The opponents its plan went round, as it believed them.
+  const char other = team_letter(i.team() == msg::BLUE ? msg::YELLOW : msg::BLUE);
+  std::printf("%9s  round", "");
+  for (const msg::PlannedOpponent& o : i.planned_round()) {
+    std::printf("  %c%u (%.2f, %.2f)", other, o.robot_id(), o.position().x(), o.position().y());
+    if (o.unseen_for() >= kUnseenShown) std::printf(" unseen %.1f s", o.unseen_for());
+    if (o.way_ahead()) std::printf(" +way");
+  }
+  std::printf("\n");
+}
+
+// Where it believed itself, and how far that lay from where it stood.
+void print_belief(const sim::TraceSample& s) {
+  if (!s.belief || !s.belief->has_pose()) return;
+  const msg::PoseF& p = s.belief->pose();
+  std::printf("%9s  believes (%.2f, %.2f) heading %.2f, %.2f m off, sd %.2f m  (%.2f s before)\n", "", p.x(), p.y(),
+              p.theta(), std::hypot(p.x() - s.x, p.y() - s.y), s.belief->position_sd(), s.t - s.belief_t);
 }
 
 void print_event(const sim::TraceEvent& e) { std::printf("%9.2f  REF %s\n", e.t, e.event.reason().c_str()); }
@@ -59,7 +82,7 @@ void print_event(const sim::TraceEvent& e) { std::printf("%9.2f  REF %s\n", e.t,
 }  // namespace
 
 int trace_command(const std::vector<std::string>& args) {
-  Arguments arguments{args, {"robot", "from", "to", "every", "near"}, {"help"}, 1};
+  Arguments arguments{args, {"robot", "from", "to", "every", "near"}, {"help", "beliefs"}, 1};
   if (arguments.has("help")) {
     std::cout << kTraceUsage << '\n';
     return 0;
@@ -85,6 +108,7 @@ int trace_command(const std::vector<std::string>& args) {
   request.to = *to;
   request.every = arguments.number("every", 0.001, 1e9).value_or(0.5);
   request.near = arguments.number("near", 0.0, 1e3).value_or(1.5);
+  const bool beliefs = arguments.has("beliefs");
 
   const std::string& path = arguments.positional()[0];
   const sim::RobotTrace trace = sim::trace_robot(path, request);
@@ -101,6 +125,7 @@ int trace_command(const std::vector<std::string>& args) {
   for (const sim::TraceSample& s : trace.samples) {
     for (; e < trace.events.size() && trace.events[e].t <= s.t; ++e) print_event(trace.events[e]);
     print_sample(s);
+    if (beliefs) print_belief(s);
     print_intent(s);
   }
   for (; e < trace.events.size(); ++e) print_event(trace.events[e]);

@@ -36,6 +36,17 @@ void RobotTracer::add(const msg::LogRecord& record) {
     }
     return;
   }
+  // Its belief likewise (logged before the intent of the same cycle).
+  if (record.has_belief() && record.belief().team() == request_.team &&
+      record.belief().robot_id() == request_.robot_id) {
+    belief_ = record.belief();
+    belief_t_ = record.t();
+    if (!trace_.samples.empty() && std::abs(trace_.samples.back().t - record.t()) < kTimeEps) {
+      trace_.samples.back().belief = belief_;
+      trace_.samples.back().belief_t = belief_t_;
+    }
+    return;
+  }
   if (record.t() < request_.from - kTimeEps) return;
   if (record.has_referee()) {
     trace_.events.push_back({record.t(), record.referee()});
@@ -67,6 +78,8 @@ void RobotTracer::add(const msg::LogRecord& record) {
   }
   sample.intent = intent_;
   sample.intent_t = intent_t_;
+  sample.belief = belief_;
+  sample.belief_t = belief_t_;
   std::sort(sample.near.begin(), sample.near.end(),
             [](const TraceNeighbour& a, const TraceNeighbour& b) { return a.distance < b.distance; });
   trace_.samples.push_back(std::move(sample));

@@ -1,7 +1,8 @@
 #pragma once
 // One robot's course through a stretch of a game log: where it stood and how
-// it moved (the WorldTruth records), what its player skills steered for (the
-// SkillIntent records), the robots near it, and the referee's calls
+// it moved (the WorldTruth records), where it believed itself (SelfBelief),
+// what its player skills steered for (the SkillIntent records), the robots
+// near it, and the referee's calls
 // meanwhile. Plain C++ over game-log records; `robocaf trace` prints
 // it. Reading why the referee moved a robot starts here, without a debug
 // build or a replay.
@@ -43,6 +44,10 @@ struct TraceSample {
   /// from before intents were logged), and when it was logged.
   std::optional<msg::SkillIntent> intent;
   double intent_t = 0.0;
+  /// Where it believed itself then: its world knowledge's newest SelfBelief
+  /// logged at or before t, and when it was logged.
+  std::optional<msg::SelfBelief> belief;
+  double belief_t = 0.0;
 };
 
 /// A referee event in the window.
@@ -75,6 +80,8 @@ class RobotTracer {
   bool done_ = false;
   std::optional<msg::SkillIntent> intent_;  // the robot's newest
   double intent_t_ = 0.0;
+  std::optional<msg::SelfBelief> belief_;  // the robot's newest
+  double belief_t_ = 0.0;
 };
 
 /// Traces the game log at `path`, reading no further than the window.

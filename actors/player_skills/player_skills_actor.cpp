@@ -54,6 +54,13 @@ msg::SkillIntent skill_intent(const SkillController& controller, const msg::Play
   if (steered.exit) *intent.mutable_exit() = to_vec2f(*steered.exit);
   intent.set_stepping_out(steered.stepping_out);
   intent.set_making_way(steered.making_way);
+  for (const SkillController::Intent::PlannedOpponent& o : steered.planned_round) {
+    msg::PlannedOpponent& out = *intent.add_planned_round();
+    out.set_robot_id(o.robot_id);
+    *out.mutable_position() = to_vec2f(o.position);
+    out.set_unseen_for(static_cast<float>(o.unseen_for));
+    out.set_way_ahead(o.way_ahead);
+  }
   return intent;
 }
 

@@ -561,6 +561,7 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
           (every_one && distance <= at_hand) || (standing_ones && standing && distance <= at_hand_standing) || oncoming;
       if (round_this) {
         plan_round_.push_back({centre, r});
+        intent_.planned_round.push_back({opponent.robot_id(), centre, std::max(0.0, t - opponent.t_observed()), false});
         // And round where it goes: planned round where it stood, the way of
         // a scorer running back led in front of the other team's robots
         // crossing it to their places, or their keeper going to its goal;
@@ -573,8 +574,10 @@ msg::MotionCommand SkillController::step(const msg::WorldEstimate& world, const 
         if (standing_ones && instruction.restart() == msg::RESTART_KICKOFF) {
           const double free_radius = 2.0 * r + params_.opponent_clearance;
           for (const CircleObstacle& o :
-               way_ahead(centre, velocity, r, params_.placement_sweep_seconds, V(self.x, self.y), free_radius))
+               way_ahead(centre, velocity, r, params_.placement_sweep_seconds, V(self.x, self.y), free_radius)) {
             plan_round_.push_back(o);
+            intent_.planned_round.back().way_ahead = true;
+          }
         }
       }
     }

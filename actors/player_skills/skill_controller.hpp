@@ -357,6 +357,14 @@ class SkillController {
     std::optional<Eigen::Vector2d> aim, waypoint, exit;
     bool stepping_out = false;
     bool making_way = false;  // stood aside for a teammate inside (make_way_for_teammate_inside)
+    /// Placing: an opponent its plan went round, where it was believed.
+    struct PlannedOpponent {
+      uint32_t robot_id = 0;
+      Eigen::Vector2d position = Eigen::Vector2d::Zero();
+      double unseen_for = 0.0;  ///< s since world knowledge last had a sighting of it
+      bool way_ahead = false;   ///< its way ahead was planned round too
+    };
+    std::vector<PlannedOpponent> planned_round;
   };
   const Intent& intent() const { return intent_; }
 

@@ -154,6 +154,12 @@ TEST(LocalMatch, TheLogHoldsEveryRobotsBeliefAndIntentAndTheCommandsReadThem) {
     EXPECT_NE(trace.output.find(row), std::string::npos) << "no row at" << row << ":\n" << trace.output;
   EXPECT_NE(trace.output.find("  B1 ("), std::string::npos) << trace.output;
   EXPECT_NE(trace.output.find(" s before)\n"), std::string::npos) << "no intent under a row:\n" << trace.output;
+  EXPECT_EQ(trace.output.find("believes ("), std::string::npos) << "beliefs only with --beliefs";
+  // With --beliefs, under each row where it believed itself, and how far off.
+  auto believed = run("trace " + log + " --robot yellow/2 --from 10 --to 11 --beliefs");
+  ASSERT_EQ(believed.status, 0) << believed.output;
+  EXPECT_NE(believed.output.find("\n           believes ("), std::string::npos) << believed.output;
+  EXPECT_NE(believed.output.find(" m off, sd "), std::string::npos) << believed.output;
   auto absent = run("trace " + log + " --robot yellow/9 --from 10 --to 12");
   EXPECT_EQ(absent.status, 1) << absent.output;
   EXPECT_NE(absent.output.find("has no yellow/9"), std::string::npos) << absent.output;

@@ -2021,6 +2021,47 @@ TEST(SkillController, IntentSaysWhereItSteeredAndIsEmptyWhileHolding) {
   EXPECT_FALSE(w.skills.intent().waypoint.has_value());
 }
 
+TEST(SkillController, IntentListsTheOpponentsItsPlanWentRoundAsItBelievedThem) {
+  // MSL, running back to the other team's kick-off: one opponent stands in
+  // its way, last seen 1.5 s ago (a belief out of the camera's view); one
+  // crosses its way close by (planned round with where it goes); one runs
+  // off far away (left alone). The game log's intent names the first two,
+  // where the robot believed them, and how long the first went unseen:
+  // which robot a detour went round, and whether it was really there, read
+  // from `robocaf trace` without a debug build.
+  const msg::MatchConfig config = runtime::preset_match_config("msl");
+  SkillController skills(msg::BLUE, 3, config.league());
+  msg::PlayerInstruction place = placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, -1.94, 0.0, 0.0);
+  place.set_attack_positive_x(true);
+  place.mutable_ball_spot();
+  const double t = 10.0;
+  msg::WorldEstimate world = blue_at(3, 6.0, 0.0, kPi);
+  world.mutable_self()->mutable_velocity()->set_x(-2.0);
+  world.mutable_ball()->set_valid(true);
+  add_opponents(world, {{5.2, 0.05}, {4.6, -0.9}, {-3.0, 3.0}});
+  auto& standing = *world.mutable_opponents(0);
+  standing.set_t_observed(t - 1.5);
+  auto& crossing = *world.mutable_opponents(1);
+  crossing.mutable_velocity()->set_y(1.5);
+  crossing.set_t_observed(t);
+  auto& far = *world.mutable_opponents(2);
+  far.mutable_velocity()->set_x(1.5);
+  far.set_t_observed(t);
+  skills.step(world, place, 1, t);
+  const auto& round = skills.intent().planned_round;
+  ASSERT_EQ(round.size(), 2u);
+  EXPECT_EQ(round[0].robot_id, 1u);
+  EXPECT_LT((round[0].position - Eigen::Vector2d(5.2, 0.05)).norm(), 1e-9);
+  EXPECT_NEAR(round[0].unseen_for, 1.5, 1e-9);
+  EXPECT_FALSE(round[0].way_ahead) << "it stands";
+  EXPECT_EQ(round[1].robot_id, 2u);
+  EXPECT_NEAR(round[1].unseen_for, 0.0, 1e-9);
+  EXPECT_TRUE(round[1].way_ahead) << "it crosses the robot's way";
+  // In play the list is not kept (the planner goes round every opponent).
+  skills.step(world, play(msg::ROLE_SUPPORTER, true), 2, t + 0.02);
+  EXPECT_TRUE(skills.intent().planned_round.empty());
+}
+
 TEST(SkillController, PlacingRobotStandingLegallyGoesRoundAnOpponentOutsideTheCircleNotInside) {
   // MSL vs chaser, a drop ball by our corner flag: a robot stood legally,
   // 3.04 m from the spot (within the half radius it keeps as a margin),

@@ -139,6 +139,53 @@ TEST(RobotTracer, EachSampleCarriesTheRobotsNewestIntentFromBeforeTheWindowOn) {
   EXPECT_FALSE(bare.trace().samples[0].intent.has_value());
 }
 
+msg::LogRecord belief(double t, msg::Team team, uint32_t id, double x) {
+  msg::LogRecord r;
+  r.set_t(t);
+  auto* b = r.mutable_belief();
+  b->set_t(t);
+  b->set_team(team);
+  b->set_robot_id(id);
+  b->mutable_pose()->set_x(static_cast<float>(x));
+  return r;
+}
+
+TEST(RobotTracer, EachSampleCarriesWhereTheRobotLastBelievedItself) {
+  // Blue 3 believes itself 0.1 m behind where it drives, logged every 0.1 s
+  // before its cycle's intent; yellow 3's beliefs must not show.
+  RobotTracer tracer(request_for(msg::BLUE, 3, 1.0, 2.0));
+  for (int k = 0; k <= 150; ++k) {
+    const double t = 0.02 * k;
+    tracer.add(truth(t));
+    if (k % 5 == 0) {
+      tracer.add(belief(t, msg::BLUE, 3, 0.5 * t - 0.1));
+      tracer.add(belief(t, msg::YELLOW, 3, 9.0));
+      tracer.add(intent(t, msg::BLUE, 3, 0.0));
+    }
+  }
+  const RobotTrace& trace = tracer.trace();
+  ASSERT_EQ(trace.samples.size(), 3u);
+  for (const TraceSample& sample : trace.samples) {
+    ASSERT_TRUE(sample.belief.has_value()) << sample.t;
+    EXPECT_EQ(sample.belief->team(), msg::BLUE);
+    EXPECT_NEAR(sample.belief_t, sample.t, 1e-9);
+    EXPECT_NEAR(sample.belief->pose().x(), sample.x - 0.1, 1e-6);
+    EXPECT_TRUE(sample.intent.has_value());
+  }
+  // Between beliefs a sample carries the one before; a log without any, none.
+  RobotTracer between(request_for(msg::BLUE, 3, 1.04, 2.0));
+  for (int k = 0; k <= 150; ++k) {
+    between.add(truth(0.02 * k));
+    if (k % 5 == 0) between.add(belief(0.02 * k, msg::BLUE, 3, 0.0));
+  }
+  ASSERT_FALSE(between.trace().samples.empty());
+  EXPECT_NEAR(between.trace().samples[0].belief_t, 1.0, 1e-9);
+  RobotTracer bare(request_for(msg::BLUE, 3, 0.0, 1.0));
+  for (int k = 0; k <= 60; ++k) bare.add(truth(0.02 * k));
+  ASSERT_FALSE(bare.trace().samples.empty());
+  EXPECT_FALSE(bare.trace().samples[0].belief.has_value());
+}
+
 TEST(TraceRobot, ReadsAGameLogFile) {
   const std::string path =
       (std::filesystem::temp_directory_path() / ("robot_trace_" + std::to_string(::getpid()) + ".rclog")).string();
