@@ -16,36 +16,36 @@ constexpr double kTimeEps = 1e-6;
 
 RobotTracer::RobotTracer(TraceRequest request) : request_(std::move(request)), next_sample_t_(request_.from) {}
 
+template <class Part>
+bool RobotTracer::keep_newest(const Part& part, double t, std::optional<Part>& newest, double& newest_t,
+                              std::optional<Part> TraceSample::*slot, double TraceSample::*slot_t) {
+  if (part.team() != request_.team || part.robot_id() != request_.robot_id) return false;
+  newest = part;
+  newest_t = t;
+  // The world logs a cycle's beliefs and intents after its truth: one of
+  // the last sample's cycle belongs to it.
+  if (!trace_.samples.empty() && std::abs(trace_.samples.back().t - t) < kTimeEps) {
+    trace_.samples.back().*slot = newest;
+    trace_.samples.back().*slot_t = newest_t;
+  }
+  return true;
+}
+
 void RobotTracer::add(const msg::LogRecord& record) {
   if (done_) return;
   if (record.t() > request_.to + kTimeEps) {
     done_ = true;
     return;
   }
-  // Its intent from before the window too: the first sample shows what it
-  // was steering for then.
-  if (record.has_intent() && record.intent().team() == request_.team &&
-      record.intent().robot_id() == request_.robot_id) {
-    intent_ = record.intent();
-    intent_t_ = record.t();
-    // The world logs a cycle's intents after its truth: one of the last
-    // sample's cycle belongs to it.
-    if (!trace_.samples.empty() && std::abs(trace_.samples.back().t - record.t()) < kTimeEps) {
-      trace_.samples.back().intent = intent_;
-      trace_.samples.back().intent_t = intent_t_;
-    }
-    return;
+  // Its intent and belief from before the window too: the first sample
+  // shows what it was steering for then, and where it believed itself.
+  if (record.has_intent()) {
+    if (keep_newest(record.intent(), record.t(), intent_, intent_t_, &TraceSample::intent, &TraceSample::intent_t))
+      return;
   }
-  // Its belief likewise (logged before the intent of the same cycle).
-  if (record.has_belief() && record.belief().team() == request_.team &&
-      record.belief().robot_id() == request_.robot_id) {
-    belief_ = record.belief();
-    belief_t_ = record.t();
-    if (!trace_.samples.empty() && std::abs(trace_.samples.back().t - record.t()) < kTimeEps) {
-      trace_.samples.back().belief = belief_;
-      trace_.samples.back().belief_t = belief_t_;
-    }
-    return;
+  if (record.has_belief()) {
+    if (keep_newest(record.belief(), record.t(), belief_, belief_t_, &TraceSample::belief, &TraceSample::belief_t))
+      return;
   }
   if (record.t() < request_.from - kTimeEps) return;
   if (record.has_referee()) {

@@ -82,6 +82,11 @@ class RobotTracer {
   double intent_t_ = 0.0;
   std::optional<msg::SelfBelief> belief_;  // the robot's newest
   double belief_t_ = 0.0;
+  // A belief or intent (`Part`) logged at t: when it is the robot's, it
+  // becomes the newest, and the last sample's if logged in its cycle.
+  template <class Part>
+  bool keep_newest(const Part& part, double t, std::optional<Part>& newest, double& newest_t,
+                   std::optional<Part> TraceSample::*slot, double TraceSample::*slot_t);
 };
 
 /// Traces the game log at `path`, reading no further than the window.
