@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@
 
 #include "deploy/cli.hpp"
 #include "deploy/commands.hpp"
+#include "deploy/drill_comparison.hpp"
 #include "deploy/drill_runner.hpp"
 #include "sim/kickoff_drill.hpp"
 #include "sim/restart_readiness.hpp"
@@ -32,6 +34,7 @@ namespace {
 const char* kKickoffDrillUsage =
     "usage: robocaf kickoff-drill LOG... [--team blue|yellow] [--jobs J] [--log-dir DIR] [--list]\n"
     "                             [--lead-in S] [--repeats K] [--from S] [--to S] [--summary-json FILE]\n"
+    "                             [--against FILE]\n"
     "  for every goal the team (default blue) scored in the game logs, the other team's kick-off\n"
     "  played again with this build from where every robot stood when the ball went in (the\n"
     "  robots start moving as they moved): how long the scoring team took until all its robots\n"
@@ -46,18 +49,26 @@ const char* kKickoffDrillUsage =
     "                  logged column counts each kick-off once\n"
     "  --from S, --to S  only the goals scored between these times (s of match time, as --list\n"
     "                  shows them; default every goal)\n"
+    "  --summary-json FILE  the table as JSON, and every drill's outcome under a key that names\n"
+    "                  the same drill in another run of the same logs (\"runs\")\n"
+    "  --against FILE  beside an earlier run's summary JSON (another build, the same logs and\n"
+    "                  options): how many drills changed, sooner or later, the time in all, the\n"
+    "                  drills with a robot moved in each, and the biggest changes\n"
     "  --list          one line per drill as well";
 
 }  // namespace
 
 int kickoff_drill_command(const std::vector<std::string>& args) {
-  Arguments arguments{args, {"team", "jobs", "log-dir", "summary-json", "lead-in", "repeats", "from", "to"}, {"help", "list"}, 100000};
+  Arguments arguments{args, {"team", "jobs", "log-dir", "summary-json", "against", "lead-in", "repeats", "from", "to"}, {"help", "list"}, 100000};
   if (arguments.has("help")) {
     std::cout << kKickoffDrillUsage << '\n';
     return 0;
   }
   if (arguments.positional().empty()) throw UsageError(std::string("give at least one game log\n") + kKickoffDrillUsage);
   const DrillOptions options = drill_options(arguments, "kickoff-drill");
+  // Read before any drill is played: a bad file fails at once.
+  std::optional<std::vector<KeyedOutcome>> earlier;
+  if (auto path = arguments.value("against")) earlier = read_drill_summary(*path);
   const std::string& team_name = options.team_name;
   const msg::Team team = options.team;
   namespace fs = std::filesystem;
@@ -66,6 +77,7 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
   struct Drill {
     sim::GoalMoment goal;
     DrillOutcome logged, replayed;
+    std::string key;  // drill_key(): this drill in another run of the same logs
   };
   std::vector<Drill> drills;
   std::vector<DrillRun> runs;
@@ -93,6 +105,7 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
       goal.lead_in.clear();  // the run has it
       drill.goal = std::move(goal);
       for (DrillRun& repeat : repeated(run, options.repeats)) {
+        drill.key = drill_key(stems[log], "goal", drill.goal.number, repeat.repeat);
         drills.push_back(drill);
         runs.push_back(std::move(repeat));
       }
@@ -147,6 +160,16 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
     std::printf("%-8s %9u %9u %6u %8s %8s %8s %8u\n", name, c.restarts, c.not_ready, c.moved,
                 c.quantile_text(0.5).c_str(), c.quantile_text(0.95).c_str(), c.quantile_text(1.0).c_str(), c.over(7.0));
 
+  // Every drill's outcome under its key, and beside an earlier run's.
+  std::vector<KeyedOutcome> outcomes;
+  for (size_t i = 0; i < drills.size(); ++i)
+    outcomes.push_back({drills[i].key, runs[i].error.empty() ? drills[i].replayed : DrillOutcome{}});
+  std::optional<DrillComparison> comparison;
+  if (earlier) {
+    comparison = compare_drills(*earlier, outcomes);
+    std::printf("%s", comparison_text(*comparison, *arguments.value("against")).c_str());
+  }
+
   if (auto path = arguments.value("summary-json")) {
     auto column = [](const DrillColumn& c) {
       return nlohmann::json{{"kickoffs", c.restarts},         {"not_ready", c.not_ready},
@@ -155,6 +178,8 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
     };
     nlohmann::json json{{"team", team_name}, {"drills", drills.size()}, {"failed", failed},
                         {"logged", column(logged)}, {"drill", column(replayed)}};
+    json["runs"] = outcomes_json(outcomes);
+    if (comparison) json["against"] = comparison_json(*comparison, *arguments.value("against"));
     write_text_file(*path, json.dump(2) + "\n");
   }
   return failed == 0 ? 0 : 1;

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -17,6 +18,7 @@
 
 #include "deploy/cli.hpp"
 #include "deploy/commands.hpp"
+#include "deploy/drill_comparison.hpp"
 #include "deploy/drill_runner.hpp"
 #include "sim/referee.hpp"
 #include "sim/restart_drill.hpp"
@@ -29,6 +31,7 @@ const char* kRestartDrillUsage =
     "usage: robocaf restart-drill LOG... [--team blue|yellow] [--restart NAME] [--jobs J] [--log-dir DIR]\n"
     "                             [--list] [--lead-in S] [--repeats K] [--from S] [--to S]\n"
     "                             [--summary-json FILE]\n"
+    "                             [--against FILE]\n"
     "  every restart in the game logs at which the team (default blue) had to keep its distance\n"
     "  from the ball (the other team's free kicks, goal kicks, corner kicks and throw-ins, and\n"
     "  drop balls) played again with this build from where every robot stood when the referee\n"
@@ -45,6 +48,11 @@ const char* kRestartDrillUsage =
     "                  logged rows count each restart once\n"
     "  --from S, --to S  only the restarts called between these times (s of match time, as\n"
     "                  --list shows them; default every restart)\n"
+    "  --summary-json FILE  the table as JSON, and every drill's outcome under a key that names\n"
+    "                  the same drill in another run of the same logs (\"runs\")\n"
+    "  --against FILE  beside an earlier run's summary JSON (another build, the same logs and\n"
+    "                  options): how many drills changed, sooner or later, the time in all, the\n"
+    "                  drills with a robot moved in each, and the biggest changes\n"
     "  --list          one line per drill as well";
 
 const std::map<std::string, msg::RestartKind> kRestartNames{{"free-kick", msg::RESTART_FREE_KICK},
@@ -56,7 +64,7 @@ const std::map<std::string, msg::RestartKind> kRestartNames{{"free-kick", msg::R
 }  // namespace
 
 int restart_drill_command(const std::vector<std::string>& args) {
-  Arguments arguments{args, {"team", "restart", "jobs", "log-dir", "summary-json", "lead-in", "repeats", "from", "to"}, {"help", "list"}, 100000};
+  Arguments arguments{args, {"team", "restart", "jobs", "log-dir", "summary-json", "against", "lead-in", "repeats", "from", "to"}, {"help", "list"}, 100000};
   if (arguments.has("help")) {
     std::cout << kRestartDrillUsage << '\n';
     return 0;
@@ -71,6 +79,9 @@ int restart_drill_command(const std::vector<std::string>& args) {
     only = it->second;
   }
   const DrillOptions options = drill_options(arguments, "restart-drill");
+  // Read before any drill is played: a bad file fails at once.
+  std::optional<std::vector<KeyedOutcome>> earlier;
+  if (auto path = arguments.value("against")) earlier = read_drill_summary(*path);
   const std::string& team_name = options.team_name;
   const msg::Team team = options.team;
   namespace fs = std::filesystem;
@@ -79,6 +90,7 @@ int restart_drill_command(const std::vector<std::string>& args) {
   struct Drill {
     sim::RestartMoment moment;
     DrillOutcome logged, replayed;
+    std::string key;  // drill_key(): this drill in another run of the same logs
   };
   std::vector<Drill> drills;
   std::vector<DrillRun> runs;
@@ -108,6 +120,7 @@ int restart_drill_command(const std::vector<std::string>& args) {
       moment.lead_in.clear();  // the run has it
       drill.moment = std::move(moment);
       for (DrillRun& repeat : repeated(run, options.repeats)) {
+        drill.key = drill_key(stems[log], "restart", drill.moment.number, repeat.repeat);
         drills.push_back(drill);
         runs.push_back(std::move(repeat));
       }
@@ -179,6 +192,16 @@ int restart_drill_command(const std::vector<std::string>& args) {
   row("all", "logged", all_logged);
   row("all", "drill", all_replayed);
 
+  // Every drill's outcome under its key, and beside an earlier run's.
+  std::vector<KeyedOutcome> outcomes;
+  for (size_t i = 0; i < drills.size(); ++i)
+    outcomes.push_back({drills[i].key, runs[i].error.empty() ? drills[i].replayed : DrillOutcome{}});
+  std::optional<DrillComparison> comparison;
+  if (earlier) {
+    comparison = compare_drills(*earlier, outcomes);
+    std::printf("%s", comparison_text(*comparison, *arguments.value("against")).c_str());
+  }
+
   if (auto path = arguments.value("summary-json")) {
     auto column = [](const DrillColumn& c) {
       return nlohmann::json{{"restarts", c.restarts},         {"not_ready", c.not_ready},
@@ -195,6 +218,8 @@ int restart_drill_command(const std::vector<std::string>& args) {
                         {"logged", column(all_logged)},
                         {"drill", column(all_replayed)},
                         {"by_restart", kinds}};
+    json["runs"] = outcomes_json(outcomes);
+    if (comparison) json["against"] = comparison_json(*comparison, *arguments.value("against"));
     write_text_file(*path, json.dump(2) + "\n");
   }
   return failed == 0 ? 0 : 1;

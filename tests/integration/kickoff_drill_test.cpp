@@ -240,6 +240,21 @@ TEST(KickoffDrillCommand, RepeatsPlayEachGoalAgainWithItsOwnNoiseAndCountTheLogg
   }
   EXPECT_EQ(seeds.size(), 3u);
   EXPECT_EQ(seeds.count(31u * 1000u + 1u), 1u) << "the first repeat is the drill without repeats";
+  // Every drill under a key that finds it in another run of the same log.
+  ASSERT_EQ(summary["runs"].size(), 3u);
+  const std::string key = std::filesystem::path(log).stem().string() + " goal 1 repeat ";
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(summary["runs"][k]["key"].get<std::string>(), key + std::to_string(k));
+  // Played again beside that summary (the same build, one job): the same
+  // drills, none changed.
+  const std::string again = temp_path("repeats_again.json");
+  result = run("kickoff-drill " + log + " --jobs 1 --repeats 3 --against " + json + " --summary-json " + again);
+  ASSERT_EQ(result.status, 0) << result.output;
+  EXPECT_NE(result.output.find("against " + json + ": 3 drills paired, 0 changed"), std::string::npos)
+      << result.output;
+  EXPECT_EQ(read_json(again)["against"]["changed"].get<int>(), 0);
+  result = run("kickoff-drill " + log + " --against " + temp_path("no_such_summary.json"));
+  EXPECT_EQ(result.status, 1) << result.output;
+  EXPECT_NE(result.output.find("no_such_summary.json"), std::string::npos) << result.output;
 
   for (const char* bad : {"0", "-2", "two"}) {
     result = run("kickoff-drill " + log + " --repeats " + std::string(bad));

@@ -60,6 +60,10 @@ TEST(RestartDrillCommand, ReplaysADropBallFromWhereTheRobotsStood) {
   EXPECT_EQ(summary["by_restart"]["drop ball"]["drill"]["restarts"].get<int>(), 1);
   EXPECT_EQ(summary["logged"]["restarts"].get<int>(), 0) << "the source log ends before play restarted";
   EXPECT_NE(result.output.find("restart 1 at"), std::string::npos) << result.output;
+  ASSERT_EQ(summary["runs"].size(), 1u);
+  EXPECT_EQ(summary["runs"][0]["key"].get<std::string>(),
+            std::filesystem::path(log).stem().string() + " restart 1 repeat 0");
+  EXPECT_TRUE(summary["runs"][0]["known"].get<bool>());
 
   // The drill's own log: blue 3 starts turned half round (blue at -x in the
   // first half), the referee drops the ball at the turned spot, and the
