@@ -3,7 +3,6 @@
 // and every so often where it stood, how it moved, the ball, and the robots
 // near it. Why the referee moved a robot reads from here, no debug build.
 
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -11,7 +10,6 @@
 
 #include "deploy/cli.hpp"
 #include "deploy/commands.hpp"
-#include "runtime/actor_address.hpp"
 #include "runtime/noise_covariance.hpp"
 #include "sim/robot_trace.hpp"
 
@@ -29,55 +27,6 @@ const char* kTraceUsage =
     "  the point it aimed at and the planner's first waypoint towards it, and placing, the opponents\n"
     "  its plan went round as it believed them (unseen: no sighting for that long; +way: and where it\n"
     "  was going); with --beliefs, where it believed itself and how far that was off";
-
-// s: a belief in an opponent this long without a sighting says so.
-constexpr double kUnseenShown = 0.1;
-
-char team_letter(msg::Team team) { return team == msg::BLUE ? 'B' : team == msg::YELLOW ? 'Y' : '?'; }
-
-void print_sample(const sim::TraceSample& s) {
-  std::printf("%9.2f  %7.3f %7.3f %6.2f  %5.2f %5.2f %6.2f  %6.2f", s.t, s.x, s.y, s.theta, s.vx, s.vy, s.omega,
-              std::hypot(s.ball_x - s.x, s.ball_y - s.y));
-  for (const sim::TraceNeighbour& n : s.near)
-    std::printf("  %c%u (%.2f, %.2f) %.2f", team_letter(n.team), n.robot_id, n.x, n.y, n.distance);
-  std::printf("\n");
-}
-
-void print_point(const char* label, const msg::Vec2F& p) { std::printf("  %s (%.2f, %.2f)", label, p.x(), p.y()); }
-
-// What its skills steered for, under the sample it belongs to.
-void print_intent(const sim::TraceSample& s) {
-  if (!s.intent) return;
-  const msg::SkillIntent& i = *s.intent;
-  std::printf("%9s  %s", "", runtime::short_enum_name(msg::CoachDirective_Name(i.directive())).c_str());
-  if (i.directive() == msg::COACH_PLAY) std::printf(" %s", runtime::short_enum_name(msg::Role_Name(i.role())).c_str());
-  if (i.has_placement()) print_point("place", i.placement());
-  if (i.has_exit()) print_point(i.stepping_out() ? "steps out to" : "exit", i.exit());
-  if (i.making_way()) std::printf("  makes way");
-  if (i.has_aim()) print_point("aim", i.aim());
-  if (i.has_waypoint()) print_point("waypoint", i.waypoint());
-  std::printf("  (%.2f s before)\n", s.t - s.intent_t);
-  if (i.planned_round_size() == 0) return;
-  // The opponents its plan went round, as it believed them.
-  const char other = team_letter(i.team() == msg::BLUE ? msg::YELLOW : msg::BLUE);
-  std::printf("%9s  round", "");
-  for (const msg::PlannedOpponent& o : i.planned_round()) {
-    std::printf("  %c%u (%.2f, %.2f)", other, o.robot_id(), o.position().x(), o.position().y());
-    if (o.unseen_for() >= kUnseenShown) std::printf(" unseen %.1f s", o.unseen_for());
-    if (o.way_ahead()) std::printf(" +way");
-  }
-  std::printf("\n");
-}
-
-// Where it believed itself, and how far that lay from where it stood.
-void print_belief(const sim::TraceSample& s) {
-  if (!s.belief || !s.belief->has_pose()) return;
-  const msg::PoseF& p = s.belief->pose();
-  std::printf("%9s  believes (%.2f, %.2f) heading %.2f, %.2f m off, sd %.2f m  (%.2f s before)\n", "", p.x(), p.y(),
-              p.theta(), std::hypot(p.x() - s.x, p.y() - s.y), s.belief->position_sd(), s.t - s.belief_t);
-}
-
-void print_event(const sim::TraceEvent& e) { std::printf("%9.2f  REF %s\n", e.t, e.event.reason().c_str()); }
 
 }  // namespace
 
@@ -121,14 +70,7 @@ int trace_command(const std::vector<std::string>& args) {
               request.from, request.to);
   std::printf("%9s  %7s %7s %6s  %5s %5s %6s  %6s  %s\n", "t s", "x", "y", "theta", "vx", "vy", "omega", "ball",
               "near");
-  size_t e = 0;
-  for (const sim::TraceSample& s : trace.samples) {
-    for (; e < trace.events.size() && trace.events[e].t <= s.t; ++e) print_event(trace.events[e]);
-    print_sample(s);
-    if (beliefs) print_belief(s);
-    print_intent(s);
-  }
-  for (; e < trace.events.size(); ++e) print_event(trace.events[e]);
+  std::fputs(sim::trace_rows(trace, beliefs).c_str(), stdout);
   return 0;
 }
 

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
 #include <utility>
 
+#include "runtime/actor_address.hpp"
 #include "runtime/game_log.hpp"
 
 namespace robocaf::sim {
@@ -12,7 +15,80 @@ namespace {
 // Truth records lie a control period apart; a sample due within this of one
 // is taken there, so --every 0.1 over 0.02 s records does not drift.
 constexpr double kTimeEps = 1e-6;
+
+// s: a belief in an opponent this long without a sighting says so.
+constexpr double kUnseenShown = 0.1;
+
+// printf into a string.
+template <class... Args>
+void append(std::string& out, const char* format, Args... args) {
+  char line[512];
+  std::snprintf(line, sizeof line, format, args...);
+  out += line;
+}
+
+char team_letter(msg::Team team) { return team == msg::BLUE ? 'B' : team == msg::YELLOW ? 'Y' : '?'; }
+
+void sample_row(std::string& out, const TraceSample& s) {
+  append(out, "%9.2f  %7.3f %7.3f %6.2f  %5.2f %5.2f %6.2f  %6.2f", s.t, s.x, s.y, s.theta, s.vx, s.vy, s.omega,
+         std::hypot(s.ball_x - s.x, s.ball_y - s.y));
+  for (const TraceNeighbour& n : s.near)
+    append(out, "  %c%u (%.2f, %.2f) %.2f", team_letter(n.team), n.robot_id, n.x, n.y, n.distance);
+  out += '\n';
+}
+
+void point(std::string& out, const char* label, const msg::Vec2F& p) {
+  append(out, "  %s (%.2f, %.2f)", label, p.x(), p.y());
+}
+
+// What its skills steered for, under the sample it belongs to.
+void intent_rows(std::string& out, const TraceSample& s) {
+  if (!s.intent) return;
+  const msg::SkillIntent& i = *s.intent;
+  append(out, "%9s  %s", "", runtime::short_enum_name(msg::CoachDirective_Name(i.directive())).c_str());
+  if (i.directive() == msg::COACH_PLAY) append(out, " %s", runtime::short_enum_name(msg::Role_Name(i.role())).c_str());
+  if (i.has_placement()) point(out, "place", i.placement());
+  if (i.has_exit()) point(out, i.stepping_out() ? "steps out to" : "exit", i.exit());
+  if (i.making_way()) out += "  makes way";
+  if (i.has_aim()) point(out, "aim", i.aim());
+  if (i.has_waypoint()) point(out, "waypoint", i.waypoint());
+  append(out, "  (%.2f s before)\n", s.t - s.intent_t);
+  if (i.planned_round_size() == 0) return;
+  // The opponents its plan went round, as it believed them.
+  const char other = team_letter(i.team() == msg::BLUE ? msg::YELLOW : msg::BLUE);
+  append(out, "%9s  round", "");
+  for (const msg::PlannedOpponent& o : i.planned_round()) {
+    append(out, "  %c%u (%.2f, %.2f)", other, o.robot_id(), o.position().x(), o.position().y());
+    if (o.unseen_for() >= kUnseenShown) append(out, " unseen %.1f s", o.unseen_for());
+    if (o.way_ahead()) out += " +way";
+  }
+  out += '\n';
+}
+
+// Where it believed itself, and how far that lay from where it stood.
+void belief_row(std::string& out, const TraceSample& s) {
+  if (!s.belief || !s.belief->has_pose()) return;
+  const msg::PoseF& p = s.belief->pose();
+  append(out, "%9s  believes (%.2f, %.2f) heading %.2f, %.2f m off, sd %.2f m  (%.2f s before)\n", "", p.x(), p.y(),
+         p.theta(), std::hypot(p.x() - s.x, p.y() - s.y), s.belief->position_sd(), s.t - s.belief_t);
+}
+
+void event_row(std::string& out, const TraceEvent& e) { append(out, "%9.2f  REF %s\n", e.t, e.event.reason().c_str()); }
+
 }  // namespace
+
+std::string trace_rows(const RobotTrace& trace, bool beliefs) {
+  std::string out;
+  size_t e = 0;
+  for (const TraceSample& s : trace.samples) {
+    for (; e < trace.events.size() && trace.events[e].t <= s.t; ++e) event_row(out, trace.events[e]);
+    sample_row(out, s);
+    if (beliefs) belief_row(out, s);
+    intent_rows(out, s);
+  }
+  for (; e < trace.events.size(); ++e) event_row(out, trace.events[e]);
+  return out;
+}
 
 RobotTracer::RobotTracer(TraceRequest request) : request_(std::move(request)), next_sample_t_(request_.from) {}
 

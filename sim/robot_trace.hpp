@@ -89,6 +89,14 @@ class RobotTracer {
                    std::optional<Part> TraceSample::*slot, double TraceSample::*slot_t);
 };
 
+/// The trace as `robocaf trace` prints it below its heading: the referee's
+/// events in place, a row per sample (t, true pose, velocity, turn rate,
+/// distance to the ball, the robots near it), and under it, where logged,
+/// its belief (with `beliefs`: where it believed itself, how far off, its
+/// sd), what its skills steered for, and placing, the opponents its plan
+/// went round ("round  Y2 (x, y) unseen 1.4 s +way").
+std::string trace_rows(const RobotTrace& trace, bool beliefs);
+
 /// Traces the game log at `path`, reading no further than the window.
 /// Throws runtime::GameLogError when the log cannot be read.
 RobotTrace trace_robot(const std::string& path, const TraceRequest& request);

@@ -186,6 +186,55 @@ TEST(RobotTracer, EachSampleCarriesWhereTheRobotLastBelievedItself) {
   EXPECT_FALSE(bare.trace().samples[0].belief.has_value());
 }
 
+TEST(TraceRows, PrintEachSampleWithItsBeliefIntentAndTheOpponentsItsPlanWentRound) {
+  RobotTrace trace;
+  TraceSample s;
+  s.t = 5.0;
+  s.x = 1.0;
+  s.y = 2.0;
+  s.near.push_back({msg::YELLOW, 2, 1.5, 2.0, 0.5});
+  msg::SkillIntent intent;
+  intent.set_team(msg::BLUE);
+  intent.set_directive(msg::COACH_PLACE);
+  intent.mutable_placement()->set_x(-1.94f);
+  intent.mutable_placement()->set_y(3.6f);
+  auto* standing = intent.add_planned_round();
+  standing->set_robot_id(2);
+  standing->mutable_position()->set_x(1.5f);
+  standing->mutable_position()->set_y(2.0f);
+  standing->set_unseen_for(1.4f);
+  auto* crossing = intent.add_planned_round();
+  crossing->set_robot_id(4);
+  crossing->mutable_position()->set_x(0.0f);
+  crossing->mutable_position()->set_y(1.0f);
+  crossing->set_unseen_for(0.02f);  // seen just now: not said
+  crossing->set_way_ahead(true);
+  s.intent = intent;
+  s.intent_t = 4.96;
+  msg::SelfBelief belief;
+  belief.mutable_pose()->set_x(1.3f);
+  belief.mutable_pose()->set_y(2.4f);
+  belief.set_position_sd(0.05f);
+  s.belief = belief;
+  s.belief_t = 5.0;
+  trace.samples.push_back(s);
+  msg::RefereeEvent event;
+  event.set_reason("kick-off for yellow");
+  trace.events.push_back({5.5, event});
+
+  const std::string rows = trace_rows(trace, true);
+  EXPECT_NE(rows.find("     5.00    1.000   2.000"), std::string::npos) << rows;
+  EXPECT_NE(rows.find("  Y2 (1.50, 2.00) 0.50\n"), std::string::npos) << rows;
+  EXPECT_NE(rows.find("believes (1.30, 2.40) heading 0.00, 0.50 m off, sd 0.05 m  (0.00 s before)\n"),
+            std::string::npos)
+      << rows;
+  EXPECT_NE(rows.find("place  place (-1.94, 3.60)  (0.04 s before)\n"), std::string::npos) << rows;
+  EXPECT_NE(rows.find("round  Y2 (1.50, 2.00) unseen 1.4 s  Y4 (0.00, 1.00) +way\n"), std::string::npos) << rows;
+  EXPECT_NE(rows.find("     5.50  REF kick-off for yellow\n"), std::string::npos) << rows;
+  // Without beliefs, no belief row.
+  EXPECT_EQ(trace_rows(trace, false).find("believes"), std::string::npos);
+}
+
 TEST(TraceRobot, ReadsAGameLogFile) {
   const std::string path =
       (std::filesystem::temp_directory_path() / ("robot_trace_" + std::to_string(::getpid()) + ".rclog")).string();
