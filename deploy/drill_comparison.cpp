@@ -144,4 +144,18 @@ std::vector<KeyedOutcome> read_drill_summary(const std::string& path) {
   return outcomes_from_json(summary, "--against: " + path);
 }
 
+std::optional<AgainstRun> against_run(const Arguments& arguments) {
+  const auto path = arguments.value("against");
+  if (!path) return std::nullopt;
+  return AgainstRun{*path, read_drill_summary(*path)};
+}
+
+std::optional<DrillComparison> report_against(const std::optional<AgainstRun>& against,
+                                              const std::vector<KeyedOutcome>& now) {
+  if (!against) return std::nullopt;
+  DrillComparison comparison = compare_drills(against->outcomes, now);
+  std::fputs(comparison_text(comparison, against->path).c_str(), stdout);
+  return comparison;
+}
+
 }  // namespace robocaf::deploy

@@ -8,11 +8,13 @@
 // how many changed each way.
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "deploy/cli.hpp"
 #include "deploy/drill_runner.hpp"
 
 namespace robocaf::deploy {
@@ -66,5 +68,28 @@ nlohmann::json comparison_json(const DrillComparison& comparison, const std::str
 /// drill is played: throws std::runtime_error naming the file when it
 /// cannot be read, is not JSON, or holds no runs.
 std::vector<KeyedOutcome> read_drill_summary(const std::string& path);
+
+/// --against FILE of a drill command: the earlier run's drills, read by
+/// read_drill_summary() when the option is given.
+struct AgainstRun {
+  std::string path;
+  std::vector<KeyedOutcome> outcomes;
+};
+std::optional<AgainstRun> against_run(const Arguments& arguments);
+
+/// A drill command's outcomes under their drills' keys, in the runs' order:
+/// `drills[i].key` and `drills[i].replayed`, unknown where `runs[i]` failed.
+template <class Drill>
+std::vector<KeyedOutcome> keyed_outcomes(const std::vector<Drill>& drills, const std::vector<DrillRun>& runs) {
+  std::vector<KeyedOutcome> out;
+  for (std::size_t i = 0; i < drills.size() && i < runs.size(); ++i)
+    out.push_back({drills[i].key, runs[i].error.empty() ? drills[i].replayed : DrillOutcome{}});
+  return out;
+}
+
+/// With an earlier run, the comparison of `now` against it, printed to
+/// stdout (comparison_text()) and returned for the summary JSON.
+std::optional<DrillComparison> report_against(const std::optional<AgainstRun>& against,
+                                              const std::vector<KeyedOutcome>& now);
 
 }  // namespace robocaf::deploy

@@ -67,8 +67,7 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
   if (arguments.positional().empty()) throw UsageError(std::string("give at least one game log\n") + kKickoffDrillUsage);
   const DrillOptions options = drill_options(arguments, "kickoff-drill");
   // Read before any drill is played: a bad file fails at once.
-  std::optional<std::vector<KeyedOutcome>> earlier;
-  if (auto path = arguments.value("against")) earlier = read_drill_summary(*path);
+  const std::optional<AgainstRun> against = against_run(arguments);
   const std::string& team_name = options.team_name;
   const msg::Team team = options.team;
   namespace fs = std::filesystem;
@@ -161,14 +160,8 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
                 c.quantile_text(0.5).c_str(), c.quantile_text(0.95).c_str(), c.quantile_text(1.0).c_str(), c.over(7.0));
 
   // Every drill's outcome under its key, and beside an earlier run's.
-  std::vector<KeyedOutcome> outcomes;
-  for (size_t i = 0; i < drills.size(); ++i)
-    outcomes.push_back({drills[i].key, runs[i].error.empty() ? drills[i].replayed : DrillOutcome{}});
-  std::optional<DrillComparison> comparison;
-  if (earlier) {
-    comparison = compare_drills(*earlier, outcomes);
-    std::printf("%s", comparison_text(*comparison, *arguments.value("against")).c_str());
-  }
+  const std::vector<KeyedOutcome> outcomes = keyed_outcomes(drills, runs);
+  const std::optional<DrillComparison> comparison = report_against(against, outcomes);
 
   if (auto path = arguments.value("summary-json")) {
     auto column = [](const DrillColumn& c) {
@@ -179,7 +172,7 @@ int kickoff_drill_command(const std::vector<std::string>& args) {
     nlohmann::json json{{"team", team_name}, {"drills", drills.size()}, {"failed", failed},
                         {"logged", column(logged)}, {"drill", column(replayed)}};
     json["runs"] = outcomes_json(outcomes);
-    if (comparison) json["against"] = comparison_json(*comparison, *arguments.value("against"));
+    if (comparison) json["against"] = comparison_json(*comparison, against->path);
     write_text_file(*path, json.dump(2) + "\n");
   }
   return failed == 0 ? 0 : 1;

@@ -80,8 +80,7 @@ int restart_drill_command(const std::vector<std::string>& args) {
   }
   const DrillOptions options = drill_options(arguments, "restart-drill");
   // Read before any drill is played: a bad file fails at once.
-  std::optional<std::vector<KeyedOutcome>> earlier;
-  if (auto path = arguments.value("against")) earlier = read_drill_summary(*path);
+  const std::optional<AgainstRun> against = against_run(arguments);
   const std::string& team_name = options.team_name;
   const msg::Team team = options.team;
   namespace fs = std::filesystem;
@@ -193,14 +192,8 @@ int restart_drill_command(const std::vector<std::string>& args) {
   row("all", "drill", all_replayed);
 
   // Every drill's outcome under its key, and beside an earlier run's.
-  std::vector<KeyedOutcome> outcomes;
-  for (size_t i = 0; i < drills.size(); ++i)
-    outcomes.push_back({drills[i].key, runs[i].error.empty() ? drills[i].replayed : DrillOutcome{}});
-  std::optional<DrillComparison> comparison;
-  if (earlier) {
-    comparison = compare_drills(*earlier, outcomes);
-    std::printf("%s", comparison_text(*comparison, *arguments.value("against")).c_str());
-  }
+  const std::vector<KeyedOutcome> outcomes = keyed_outcomes(drills, runs);
+  const std::optional<DrillComparison> comparison = report_against(against, outcomes);
 
   if (auto path = arguments.value("summary-json")) {
     auto column = [](const DrillColumn& c) {
@@ -219,7 +212,7 @@ int restart_drill_command(const std::vector<std::string>& args) {
                         {"drill", column(all_replayed)},
                         {"by_restart", kinds}};
     json["runs"] = outcomes_json(outcomes);
-    if (comparison) json["against"] = comparison_json(*comparison, *arguments.value("against"));
+    if (comparison) json["against"] = comparison_json(*comparison, against->path);
     write_text_file(*path, json.dump(2) + "\n");
   }
   return failed == 0 ? 0 : 1;
