@@ -6,6 +6,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -75,7 +76,7 @@ DrillComparison compare_drills(const std::vector<KeyedOutcome>& before, const st
   DrillComparison c;
   std::map<std::string, const DrillOutcome*> earlier;
   for (const KeyedOutcome& k : before) earlier[k.key] = &k.outcome;
-  std::map<std::string, bool> seen;
+  std::set<std::string> seen;  // keys of `before` that `now` has too
   std::vector<DrillComparison::Change> changes;
   for (const KeyedOutcome& k : now) {
     const auto it = earlier.find(k.key);
@@ -83,7 +84,7 @@ DrillComparison compare_drills(const std::vector<KeyedOutcome>& before, const st
       ++c.only_now;
       continue;
     }
-    seen[k.key] = true;
+    seen.insert(k.key);
     const DrillOutcome& a = *it->second;
     const DrillOutcome& b = k.outcome;
     ++c.paired;
@@ -100,8 +101,7 @@ DrillComparison compare_drills(const std::vector<KeyedOutcome>& before, const st
       changes.push_back({k.key, a, b});
     }
   }
-  for (const auto& [key, outcome] : earlier)
-    if (!seen.count(key)) ++c.only_before;
+  c.only_before = static_cast<unsigned>(earlier.size() - seen.size());
   std::stable_sort(changes.begin(), changes.end(),
                    [](const DrillComparison::Change& x, const DrillComparison::Change& y) { return weight(x) > weight(y); });
   if (changes.size() > keep) changes.resize(keep);

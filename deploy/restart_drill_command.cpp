@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <optional>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>

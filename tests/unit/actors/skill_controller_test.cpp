@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <random>
 #include <string>
@@ -2341,29 +2342,38 @@ TEST(SkillController, PlacingRobotInOurGoalAreaAmongOpponentsStepsOutOfItFirst) 
   EXPECT_GT(went_round, 2.0 * run.seconds_in_goal_area) << run.seconds_in_goal_area;
 }
 
+// A supporter of `preset` at (x, y), facing our goal (we attack +x), placing
+// at the other team's kick-off (the centre spot) for (place_x, 0): `cycles`
+// control cycles, `each` told of the world after every one.
+void place_at_their_kickoff(const std::string& preset, const SkillParams& params, double x, double y,
+                            double place_x, int cycles, const std::function<void(const MiniWorld&)>& each) {
+  MiniWorld w(runtime::preset_match_config(preset), params);
+  w.x = x;
+  w.y = y;
+  w.theta = kPi;
+  w.ball_moves = false;
+  msg::PlayerInstruction place = placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, place_x, 0.0, 0.0);
+  place.set_attack_positive_x(true);
+  place.set_we_kick_off(false);
+  place.mutable_ball_spot();  // the centre spot
+  for (int k = 0; k < cycles; ++k) {
+    w.step(place);
+    each(w);
+  }
+}
+
 TEST(SkillController, PlacingAtTheirKickoffFromTheOtherHalfGoesRoundTheCentreCircle) {
   // SSL vs chaser, seed 11: their kick-off after our goal. The scorer, 1.2 m
   // into the other half, was sent to a place just behind the circle; it went
   // straight across, stood in the circle when the 4 s were up, and the
   // referee moved it. The coach keeps no distance while the robots place.
   auto run = [](SkillParams params) {
-    MiniWorld w(runtime::preset_match_config("ssl"), params);
-    w.x = 1.2;
-    w.y = 0.24;
-    w.theta = kPi;
-    w.bx = 0.0;
-    w.by = 0.0;
-    w.ball_moves = false;
-    msg::PlayerInstruction place = placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, -0.68, 0.0, 0.0);
-    place.set_attack_positive_x(true);
-    place.set_we_kick_off(false);
-    place.mutable_ball_spot();  // the centre spot
-    double closest = 1e9;
-    for (int k = 0; k < 200; ++k) {
-      w.step(place);
-      closest = std::min(closest, std::hypot(w.x, w.y));
-    }
-    return std::make_pair(closest, std::hypot(w.x + 0.68, w.y));
+    double closest = 1e9, off_place = 0.0;
+    place_at_their_kickoff("ssl", params, 1.2, 0.24, -0.68, 200, [&](const MiniWorld& now) {
+      closest = std::min(closest, std::hypot(now.x, now.y));
+      off_place = std::hypot(now.x + 0.68, now.y);
+    });
+    return std::make_pair(closest, off_place);
   };
   const msg::LeaguePreset ssl = runtime::preset_match_config("ssl").league();
   const double outside = ssl.field().center_circle_radius() + ssl.robot().radius();
@@ -2381,20 +2391,9 @@ TEST(SkillController, PlacingAtTheirKickoffOnMiroSotsWalledFieldKeepsItsStraight
   // seeds 1-20: 3 moved). There the circle is no zone: the same way with the
   // zone on as off, and the straight one crosses the circle.
   auto run = [](SkillParams params) {
-    MiniWorld w(runtime::preset_match_config("mirosot"), params);
-    w.x = 0.45;
-    w.y = 0.05;
-    w.theta = kPi;
-    w.ball_moves = false;
-    msg::PlayerInstruction place = placing_for(msg::RESTART_KICKOFF, msg::ROLE_SUPPORTER, -0.32, 0.0, 0.0);
-    place.set_attack_positive_x(true);
-    place.set_we_kick_off(false);
-    place.mutable_ball_spot();  // the centre spot
     std::vector<std::pair<double, double>> track;
-    for (int k = 0; k < 100; ++k) {
-      w.step(place);
-      track.emplace_back(w.x, w.y);
-    }
+    place_at_their_kickoff("mirosot", params, 0.45, 0.05, -0.32, 100,
+                           [&](const MiniWorld& now) { track.emplace_back(now.x, now.y); });
     return track;
   };
   SkillParams off;
