@@ -10,6 +10,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "runtime/statistics.hpp"
+
 namespace robocaf::deploy {
 
 namespace {
@@ -90,6 +92,8 @@ DrillComparison compare_drills(const std::vector<KeyedOutcome>& before, const st
     ++c.paired;
     c.moved_before += moved(a) ? 1 : 0;
     c.moved_now += moved(b) ? 1 : 0;
+    c.moved_only_before += moved(a) && !moved(b) ? 1 : 0;
+    c.moved_only_now += moved(b) && !moved(a) ? 1 : 0;
     if (ready(a) && ready(b)) {
       const double change = b.ready_after - a.ready_after;
       c.ready_change_s += change;
@@ -109,6 +113,18 @@ DrillComparison compare_drills(const std::vector<KeyedOutcome>& before, const st
   return c;
 }
 
+double DrillComparison::sooner_later_p() const { return runtime::sign_test_p(sooner, later); }
+double DrillComparison::moved_p() const { return runtime::sign_test_p(moved_only_before, moved_only_now); }
+
+namespace {
+// "p = 0.38, within chance" or "p = 0.007".
+std::string chance_text(double p) {
+  char text[64];
+  std::snprintf(text, sizeof text, "p = %.2g%s", p, p < DrillComparison::kChanceP ? "" : ", within chance");
+  return text;
+}
+}  // namespace
+
 std::string comparison_text(const DrillComparison& c, const std::string& against) {
   std::ostringstream out;
   char line[256];
@@ -116,8 +132,11 @@ std::string comparison_text(const DrillComparison& c, const std::string& against
   if (c.only_before + c.only_now > 0)
     out << " (" << c.only_before << " only there, " << c.only_now << " only here: not the same logs or options?)";
   out << '\n';
-  std::snprintf(line, sizeof line, "  ready in both: %u sooner, %u later, %+.2f s in all; robots moved in %u -> %u drills\n",
-                c.sooner, c.later, c.ready_change_s, c.moved_before, c.moved_now);
+  std::snprintf(line, sizeof line, "  ready in both: %u sooner, %u later (%s), %+.2f s in all\n", c.sooner, c.later,
+                chance_text(c.sooner_later_p()).c_str(), c.ready_change_s);
+  out << line;
+  std::snprintf(line, sizeof line, "  robots moved in %u -> %u drills (in one run only: %u -> %u, %s)\n", c.moved_before,
+                c.moved_now, c.moved_only_before, c.moved_only_now, chance_text(c.moved_p()).c_str());
   out << line;
   for (const DrillComparison::Change& change : c.biggest)
     out << "  " << change.key << ": " << ready_text(change.before) << " -> " << ready_text(change.now) << '\n';
@@ -129,7 +148,9 @@ nlohmann::json comparison_json(const DrillComparison& c, const std::string& agai
                         {"only_there", c.only_before}, {"only_here", c.only_now},
                         {"changed", c.changed},      {"sooner", c.sooner},
                         {"later", c.later},          {"ready_change_s", c.ready_change_s},
-                        {"moved_there", c.moved_before}, {"moved_here", c.moved_now}};
+                        {"moved_there", c.moved_before}, {"moved_here", c.moved_now},
+                        {"moved_only_there", c.moved_only_before}, {"moved_only_here", c.moved_only_now},
+                        {"sooner_later_p", c.sooner_later_p()}, {"moved_p", c.moved_p()}};
 }
 
 std::vector<KeyedOutcome> read_drill_summary(const std::string& path) {

@@ -47,9 +47,46 @@ TEST(DrillComparison, CountsTheDrillsThatChangedEachWayAndListsTheBiggestFirst) 
   const std::string text = comparison_text(c, "base.json");
   EXPECT_NE(text.find("against base.json: 5 drills paired, 4 changed (1 only there, 1 only here"), std::string::npos)
       << text;
-  EXPECT_NE(text.find("1 sooner, 1 later, +0.50 s in all; robots moved in 1 -> 1 drills"), std::string::npos) << text;
+  EXPECT_EQ(c.moved_only_before, 1u);
+  EXPECT_EQ(c.moved_only_now, 1u);
+  EXPECT_NE(text.find("1 sooner, 1 later (p = 1, within chance), +0.50 s in all"), std::string::npos) << text;
+  EXPECT_NE(text.find("robots moved in 1 -> 1 drills (in one run only: 1 -> 1, p = 1, within chance)"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("  a goal 2 repeat 0: moved 1 -> 7.90 s\n"), std::string::npos) << text;
   EXPECT_EQ(comparison_json(c, "base.json")["changed"], 4);
+}
+
+TEST(DrillComparison, ASplitChanceSeldomMakesIsToldFromOneItOftenMakes) {
+  // Twelve drills later and one sooner is a change; the moved drills, one
+  // each way with one moved in both, are not.
+  std::vector<KeyedOutcome> before, now;
+  for (int i = 0; i < 13; ++i) {
+    const std::string key = "s goal " + std::to_string(i) + " repeat 0";
+    before.push_back({key, ready_after(5.0)});
+    now.push_back({key, ready_after(i == 0 ? 4.0 : 6.0)});
+  }
+  before.push_back({"m goal 1 repeat 0", moved_one()});
+  now.push_back({"m goal 1 repeat 0", ready_after(7.0)});
+  before.push_back({"m goal 2 repeat 0", ready_after(7.0)});
+  now.push_back({"m goal 2 repeat 0", moved_one()});
+  before.push_back({"m goal 3 repeat 0", moved_one()});
+  now.push_back({"m goal 3 repeat 0", moved_one()});
+  const DrillComparison c = compare_drills(before, now);
+  EXPECT_EQ(c.sooner, 1u);
+  EXPECT_EQ(c.later, 12u);
+  EXPECT_NEAR(c.sooner_later_p(), 2.0 * 14.0 / 8192.0, 1e-12) << "2 * (1 + 13) / 2^13";
+  EXPECT_EQ(c.moved_before, 2u);
+  EXPECT_EQ(c.moved_now, 2u);
+  EXPECT_EQ(c.moved_only_before, 1u) << "moved in both runs is no change";
+  EXPECT_EQ(c.moved_only_now, 1u);
+  EXPECT_EQ(c.moved_p(), 1.0);
+  const std::string text = comparison_text(c, "base.json");
+  EXPECT_NE(text.find("1 sooner, 12 later (p = 0.0034), "), std::string::npos) << text;
+  EXPECT_NE(text.find("(in one run only: 1 -> 1, p = 1, within chance)"), std::string::npos) << text;
+  const nlohmann::json json = comparison_json(c, "base.json");
+  EXPECT_NEAR(json["sooner_later_p"].get<double>(), c.sooner_later_p(), 1e-15);
+  EXPECT_EQ(json["moved_only_here"], 1);
 }
 
 TEST(DrillComparison, OutcomesGoThroughTheSummaryJsonUnchanged) {
